@@ -1,0 +1,1 @@
+//! CPU players for Gunjin Shogi.

@@ -1,0 +1,3 @@
+//! The game server: the web app and online rooms.
+
+pub mod rooms;

@@ -1,0 +1,1 @@
+//! Online rooms: the server as referee.

@@ -1,0 +1,1 @@
+//! The browser facade over the rules engine.
