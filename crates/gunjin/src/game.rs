@@ -47,6 +47,8 @@ pub struct Game {
     deployments: BySide<Deployment>,
     position: Position,
     history: Vec<Ply>,
+    /// Each side's removed pieces in the order they were removed.
+    removal_order: BySide<Vec<crate::Kind>>,
     resigned: Option<Side>,
 }
 
@@ -70,6 +72,7 @@ impl Game {
             deployments,
             position,
             history: Vec::new(),
+            removal_order: BySide::default(),
             resigned: None,
         })
     }
@@ -92,6 +95,13 @@ impl Game {
         &self.history
     }
 
+    /// `side`'s removed pieces in the order they were removed (each battle removes at most one
+    /// piece of each side).
+    #[must_use]
+    pub fn removal_order(&self, side: Side) -> &[crate::Kind] {
+        &self.removal_order[side]
+    }
+
     /// The side that resigned, if the game ended that way.
     #[must_use]
     pub fn resigned(&self) -> Option<Side> {
@@ -110,6 +120,15 @@ impl Game {
     /// [`MoveError`] for an illegal move or a finished game; the game is unchanged then.
     pub fn play(&mut self, mv: Move) -> Result<Ply, MoveError> {
         let played = self.position.play(mv)?;
+        if let (Some(battle), Some(defender)) = (played.battle, played.defender) {
+            use crate::battle::Outcome;
+            if matches!(battle.outcome, Outcome::Defender | Outcome::Both) {
+                self.removal_order[played.mover.side].push(played.mover.kind);
+            }
+            if matches!(battle.outcome, Outcome::Attacker | Outcome::Both) {
+                self.removal_order[defender.side].push(defender.kind);
+            }
+        }
         let ply = Ply {
             side: played.mover.side,
             from: mv.from,

@@ -95,7 +95,7 @@ impl PlayerView {
             status: pos.status(),
             own,
             enemy,
-            removed_own: pos.removed(side),
+            removed_own: game.removal_order(side).to_vec(),
             removed_enemy_count,
             history: game.history().to_vec(),
             revealed,
@@ -189,7 +189,9 @@ impl PlayerView {
         &self.enemy
     }
 
-    /// Own removed pieces by kind.
+    /// Own removed pieces by kind, in the order they were removed: the n-th entry is the own
+    /// piece removed in the n-th battle that cost the viewer a piece. (A player knows which of
+    /// its pieces fought where; a bot handed only the view needs this to rebuild it.)
     #[must_use]
     pub fn removed_own(&self) -> &[Kind] {
         &self.removed_own
