@@ -1,0 +1,37 @@
+/**
+ * Plain-data shape of the long-form help (rules, how to use the page, tips, history, FAQ).
+ *
+ * The content is data, never HTML: `renderHelp` builds the DOM with `textContent` only.
+ */
+
+/** Languages the help is written in. */
+export type HelpLang = 'ja' | 'ko' | 'en';
+
+/** One block of a section. `qa` blocks that follow each other render as one definition list. */
+export type HelpBlock =
+  | { readonly kind: 'p'; readonly text: string }
+  | { readonly kind: 'ul'; readonly items: readonly string[] }
+  | { readonly kind: 'qa'; readonly q: string; readonly a: string }
+  | {
+      readonly kind: 'table';
+      readonly head: readonly string[];
+      readonly rows: readonly (readonly string[])[];
+    };
+
+/** A titled part of the help; top-level sections render as `h2`, subsections as `h3`. */
+export interface HelpSection {
+  /** Stable across languages; used as the element id and the table-of-contents anchor. */
+  readonly id: string;
+  readonly title: string;
+  readonly blocks: readonly HelpBlock[];
+  readonly subsections?: readonly HelpSection[];
+}
+
+/** The whole help in one language. */
+export interface HelpDocument {
+  /** Title of the help as a whole (for the caller's heading or summary). */
+  readonly title: string;
+  /** Accessible name of the table of contents. */
+  readonly tocLabel: string;
+  readonly sections: readonly HelpSection[];
+}
