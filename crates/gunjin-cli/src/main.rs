@@ -1,1 +1,45 @@
-fn main() {}
+//! The `gunjin` command: the JSON-lines referee (§10 of the rules) and the engine's benchmark.
+//!
+//! Each subcommand lives in its own module; `main` only parses the arguments and dispatches.
+
+use std::io::{self, BufWriter};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod referee;
+
+/// Gunjin Shogi (軍人将棋) from the command line.
+#[derive(Debug, Parser)]
+#[command(name = "gunjin", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Referee games over JSON lines: one request per line on stdin, one response per line on
+    /// stdout (spec §10).
+    Referee,
+    /// Measure move generation and random playouts; prints one JSON object.
+    Bench(bench::BenchArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Referee => referee::run(io::stdin().lock(), BufWriter::new(io::stdout().lock())),
+        Command::Bench(args) => bench::run(&args, &mut io::stdout().lock()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        // A closed stdout means the reader is gone: nothing left to answer.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("gunjin: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! `gunjin referee`: the JSON-lines referee of spec §10.
+//!
+//! One request object per line on standard input, one response object per line on standard
+//! output, nothing else on standard output. Every response is flushed at once so a driving program
+//! can wait for it line by line.
+//!
+//! Decisions where the spec leaves room:
+//! - Blank lines (only whitespace) are not requests: they are skipped without an answer.
+//! - A `new` while a game exists replaces that game (only when the new setup is valid).
+//! - `ruleset` may be left out or `null` (the standard rules); an unknown ruleset id, a square name
+//!   that names no square in `move`, and a `side` that is neither `sente` nor `gote` are
+//!   `bad_request`. Square and kind names inside a setup are the setup's business:
+//!   `invalid_setup`, listed with every other violation.
+//! - Squares are answered by their canonical names (`cd1`, `cd8`); requests may also use `c1`/`d1`
+//!   and `c8`/`d8`.
+//! - The shape of a request is checked before the game: `{"cmd":"move"}` is `bad_request` even
+//!   before any `new`. Unknown extra fields are ignored.
+//! - Bytes that are not UTF-8 are `bad_json`; a line longer than [`MAX_LINE`] bytes is
+//!   `bad_request` (its excess is skipped unread).
+
+mod error;
+mod request;
+mod session;
+
+use std::io::{self, BufRead, Write};
+
+pub use error::RefereeError;
+pub use session::Referee;
+
+/// The longest request line read, in bytes. A whole setup takes about 1.5 kB.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// Answers every request line of `input` on `output` until the end of `input`.
+///
+/// # Errors
+/// Only I/O errors of the streams themselves; bad requests are answered, never returned.
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut referee = Referee::default();
+    let mut line = Vec::new();
+    while let Some(too_long) = read_line(&mut input, &mut line)? {
+        let answer = if too_long {
+            Referee::error_line(&RefereeError::BadRequest(format!(
+                "the request line is longer than {MAX_LINE} bytes"
+            )))
+        } else {
+            match std::str::from_utf8(&line) {
+                Ok(text) if text.trim().is_empty() => continue,
+                Ok(text) => referee.handle(text),
+                Err(e) => Referee::error_line(&RefereeError::BadJson(format!(
+                    "the line is not UTF-8: {e}"
+                ))),
+            }
+        };
+        output.write_all(answer.as_bytes())?;
+        output.write_all(b"\n")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE`] bytes.
+/// `None` at the end of input; otherwise whether the line was longer than the limit.
+fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+    line.clear();
+    let mut too_long = false;
+    let mut read_any = false;
+    loop {
+        let available = match input.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(read_any.then_some(too_long));
+        }
+        read_any = true;
+        let newline = available.iter().position(|&b| b == b'\n');
+        let chunk = &available[..newline.unwrap_or(available.len())];
+        let room = MAX_LINE - line.len();
+        if chunk.len() > room {
+            too_long = true;
+        }
+        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        let used = chunk.len() + usize::from(newline.is_some());
+        input.consume(used);
+        if newline.is_some() {
+            return Ok(Some(too_long));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_text(input: &[u8]) -> Vec<serde_json::Value> {
+        let mut out = Vec::new();
+        run(input, &mut out).unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn blank_lines_get_no_answer_and_other_lines_one_each() {
+        let answers = run_text(b"\n   \r\n{\"cmd\":\"board\"}\r\n\n{\"cmd\":\"nope\"}");
+        assert_eq!(answers.len(), 2);
+        assert_eq!(answers[0]["error"]["code"], "no_game");
+        assert_eq!(answers[1]["error"]["code"], "unknown_cmd");
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_bad_json_and_reading_goes_on() {
+        let answers = run_text(b"{\"cmd\":\"bo\xffard\"}\n{\"cmd\":\"board\"}\n");
+        assert_eq!(answers.len(), 2);
+        assert_eq!(answers[0]["error"]["code"], "bad_json");
+        assert_eq!(answers[1]["error"]["code"], "no_game");
+    }
+
+    #[test]
+    fn an_overlong_line_is_refused_whole_and_the_next_line_is_read() {
+        let mut input = vec![b' '; MAX_LINE + 10];
+        input.extend_from_slice(b"{\"cmd\":\"board\"}\n{\"cmd\":\"board\"}\n");
+        let answers = run_text(&input);
+        assert_eq!(answers.len(), 2);
+        assert_eq!(answers[0]["error"]["code"], "bad_request");
+        assert_eq!(answers[1]["error"]["code"], "no_game");
+    }
+
+    #[test]
+    fn a_line_of_exactly_the_limit_is_read() {
+        let mut input = vec![b' '; MAX_LINE - 15];
+        input.extend_from_slice(b"{\"cmd\":\"board\"}\n");
+        let answers = run_text(&input);
+        assert_eq!(answers.len(), 1);
+        assert_eq!(answers[0]["error"]["code"], "no_game");
+    }
+}
