@@ -3,9 +3,10 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { helpJa } from './content.ja';
+import { helpKo } from './content.ko';
 import type { HelpDocument, HelpSection } from './types';
 
-const docs: Record<string, HelpDocument> = { ja: helpJa };
+const docs: Record<string, HelpDocument> = { ja: helpJa, ko: helpKo };
 
 /** Every user-visible string of a document. */
 function texts(doc: HelpDocument): string[] {
