@@ -1,0 +1,460 @@
+//! The belief engine: for every piece of one side (on the board or removed), the kinds it can
+//! still be, from everything public; and sampling of full, consistent assignments ("worlds").
+//!
+//! Facts used: the setup rules (no mine or flag on an entrance, no flag on the back row), having
+//! moved at all (not a mine or the flag), the shape of every move (two forward: tank, cavalry,
+//! engineer or plane; two or more sideways or a long line: engineer; a jump or a river crossing
+//! off a bridge: plane), every battle against a piece whose kind the observer knows (including
+//! the flag fighting with the piece behind it), and the piece counts, removed pieces included.
+//! Constraints are propagated until nothing changes; the counts are enforced exactly (a kind is
+//! kept for a piece only if some complete assignment gives it that kind).
+
+use gunjin::rand::{Rng, RngExt};
+use gunjin::{Kind, Outcome, PlayerView, Ruleset, Side, Square, resolve_battle};
+
+use crate::kindset::KindSet;
+use crate::track::{PieceId, Tracked};
+
+/// Pieces per side.
+const N: usize = 23;
+
+/// What one observer can know about the kinds of one side's pieces.
+#[derive(Clone, Debug)]
+pub struct Belief {
+    side: Side,
+    initial: [Square; N],
+    current: [Option<Square>; N],
+    domain: [KindSet; N],
+    pairs: Vec<FlagPair>,
+    prior: [[f32; 16]; N],
+    exact: bool,
+}
+
+/// A battle against a tracked defender whose outcome depends on the tracked piece behind it
+/// (if the defender is the flag).
+#[derive(Clone, Copy, Debug)]
+struct FlagPair {
+    defender: usize,
+    behind: usize,
+    attacker: Kind,
+    outcome: Outcome,
+}
+
+/// One tracked piece as the belief sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PieceBelief {
+    /// The square it started on.
+    pub initial: Square,
+    /// Where it stands now, `None` once removed.
+    pub square: Option<Square>,
+    /// The kinds it can still be.
+    pub kinds: KindSet,
+}
+
+impl Belief {
+    /// What the viewer can know about the enemy's pieces.
+    ///
+    /// If the view's history cannot be followed (a hand-made view), only the counts and the
+    /// squares are used, and [`Belief::is_exact`] is false.
+    #[must_use]
+    pub fn of_enemy(view: &PlayerView) -> Belief {
+        match Tracked::from_view(view) {
+            Ok(t) => Self::build(&t, view.side().opponent(), Some(&t.own_kinds)),
+            Err(_) => Self::from_squares(view),
+        }
+    }
+
+    /// What the enemy can know about the viewer's pieces: the same engine, from the enemy's side
+    /// (battles teach it only what holds whatever its own piece was).
+    #[must_use]
+    pub fn of_own(view: &PlayerView) -> Belief {
+        match Tracked::from_view(view) {
+            Ok(t) => Self::build(&t, view.side(), None),
+            Err(_) => {
+                let mut b = Self::from_squares(view);
+                b.side = view.side();
+                b
+            }
+        }
+    }
+
+    /// Whether the belief used the whole history (false for a view whose history did not fit).
+    #[must_use]
+    pub fn is_exact(&self) -> bool {
+        self.exact
+    }
+
+    /// The side whose pieces this belief is about.
+    #[must_use]
+    pub fn side(&self) -> Side {
+        self.side
+    }
+
+    /// Every tracked piece: where it started, where it is, what it can be.
+    pub fn pieces(&self) -> impl Iterator<Item = PieceBelief> + '_ {
+        (0..N).map(|i| PieceBelief {
+            initial: self.initial[i],
+            square: self.current[i],
+            kinds: self.domain[i],
+        })
+    }
+
+    /// The kinds the piece on `sq` can be, if a tracked piece stands there.
+    #[must_use]
+    pub fn kinds_at(&self, sq: Square) -> Option<KindSet> {
+        (0..N)
+            .find(|&i| self.current[i] == Some(sq))
+            .map(|i| self.domain[i])
+    }
+
+    /// The belief with one more fact: the piece that started on `initial` is a `kind`. `None`
+    /// if that contradicts what is known.
+    #[must_use]
+    pub fn assume(&self, initial: Square, kind: Kind) -> Option<Belief> {
+        let i = (0..N).find(|&i| self.initial[i] == initial)?;
+        let mut next = self.clone();
+        next.domain[i] = next.domain[i].and(KindSet::only(kind));
+        if next.domain[i].is_empty() || !next.propagate() {
+            return None;
+        }
+        Some(next)
+    }
+
+    fn build(t: &Tracked, side: Side, observer_kinds: Option<&[Kind; N]>) -> Belief {
+        let s = side.index();
+        let mut belief = Belief {
+            side,
+            initial: t.initial[s],
+            current: t.current[s],
+            domain: [KindSet::ALL; N],
+            pairs: Vec::new(),
+            prior: [[1.0; 16]; N],
+            exact: true,
+        };
+        for i in 0..N {
+            belief.domain[i] = setup_allows(side, t.initial[s][i]).and(t.moves_allow[s][i]);
+            belief.prior[i] = prior_for(side, t.initial[s][i]);
+        }
+        let unary_only = belief.domain;
+        let observer = |id: PieceId| observer_kinds.map(|k| k[id.1 as usize]);
+        for b in &t.battles {
+            if b.attacker.0 == side {
+                let i = b.attacker.1 as usize;
+                if let Some(def) = observer(b.defender) {
+                    let behind = b.behind.and_then(observer);
+                    belief.keep(i, |k| resolve(k, def, behind) == b.outcome);
+                }
+            } else {
+                let i = b.defender.1 as usize;
+                match (observer(b.attacker), b.behind) {
+                    (Some(att), Some(behind)) => belief.pairs.push(FlagPair {
+                        defender: i,
+                        behind: behind.1 as usize,
+                        attacker: att,
+                        outcome: b.outcome,
+                    }),
+                    (Some(att), None) => belief.keep(i, |k| resolve(att, k, None) == b.outcome),
+                    (None, _) => {
+                        // Whatever attacked: a mine never survives an attack.
+                        if b.outcome == Outcome::Defender {
+                            belief.keep(i, |k| k != Kind::Mine);
+                        }
+                    }
+                }
+            }
+        }
+        if !belief.propagate() {
+            // The history contradicts itself (should not happen with a real game): fall back to
+            // what does not depend on battles.
+            belief.domain = unary_only;
+            belief.pairs.clear();
+            belief.exact = false;
+            if !belief.propagate() {
+                belief.domain = [KindSet::ALL; N];
+            }
+        }
+        belief
+    }
+
+    /// A belief from the squares alone: the enemy pieces on the board and as many removed ones as
+    /// the view counts, every kind possible.
+    fn from_squares(view: &PlayerView) -> Belief {
+        let side = view.side().opponent();
+        let mut current = [None; N];
+        for (slot, &sq) in current.iter_mut().zip(view.enemy()) {
+            *slot = Some(sq);
+        }
+        Belief {
+            side,
+            initial: current.map(|c| c.unwrap_or(Square::hq(side))),
+            current,
+            domain: [KindSet::ALL; N],
+            pairs: Vec::new(),
+            prior: [[1.0; 16]; N],
+            exact: false,
+        }
+    }
+
+    fn keep(&mut self, i: usize, f: impl Fn(Kind) -> bool) {
+        self.domain[i] = self.domain[i].iter().filter(|&k| f(k)).collect();
+    }
+
+    /// Runs every constraint until nothing changes. False on a contradiction.
+    fn propagate(&mut self) -> bool {
+        propagate(&mut self.domain, &self.pairs)
+    }
+
+    /// Draws one full assignment consistent with every fact, weighted by the prior: the kind of
+    /// every tracked piece (removed ones included), by index. `None` only if the belief is
+    /// contradictory.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
+        for _attempt in 0..8 {
+            if let Some(world) = self.try_sample(rng)
+                && self.pairs_hold(&world)
+            {
+                return Some(world);
+            }
+        }
+        self.try_sample(rng)
+    }
+
+    fn try_sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
+        let mut dom = self.domain;
+        let mut order: Vec<usize> = (0..N).filter(|&i| self.current[i].is_some()).collect();
+        // Shuffle, then most constrained first, so forced pieces settle early.
+        for i in (1..order.len()).rev() {
+            let j = rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        order.sort_by_key(|&i| dom[i].len());
+        for &i in &order {
+            loop {
+                let options: Vec<(Kind, f32)> = dom[i]
+                    .iter()
+                    .map(|k| (k, self.prior[i][k.index()]))
+                    .collect();
+                let k = weighted(rng, &options)?;
+                let mut next = dom;
+                next[i] = KindSet::only(k);
+                if propagate(&mut next, &self.pairs) {
+                    dom = next;
+                    break;
+                }
+                dom[i] = dom[i].without(k);
+                if dom[i].is_empty() {
+                    return None;
+                }
+            }
+        }
+        let assign = matching(&dom)?;
+        Some(assign.map(|k| Kind::ALL[k as usize]))
+    }
+
+    fn pairs_hold(&self, world: &[Kind; N]) -> bool {
+        self.pairs
+            .iter()
+            .all(|p| resolve(p.attacker, world[p.defender], Some(world[p.behind])) == p.outcome)
+    }
+
+    /// Estimated probability of each kind for each tracked piece, from `samples` worlds.
+    pub fn marginals<R: Rng + ?Sized>(&self, samples: usize, rng: &mut R) -> [[f32; 16]; N] {
+        let mut out = [[0.0f32; 16]; N];
+        let mut got = 0usize;
+        for _ in 0..samples {
+            if let Some(world) = self.sample(rng) {
+                got += 1;
+                for (i, k) in world.iter().enumerate() {
+                    out[i][k.index()] += 1.0;
+                }
+            }
+        }
+        if got > 0 {
+            for row in &mut out {
+                for p in row.iter_mut() {
+                    *p /= got as f32;
+                }
+            }
+        }
+        out
+    }
+}
+
+fn resolve(attacker: Kind, defender: Kind, behind: Option<Kind>) -> Outcome {
+    resolve_battle(attacker, defender, behind, &Ruleset::STANDARD)
+}
+
+/// The kinds the setup rules allow on a square.
+fn setup_allows(side: Side, sq: Square) -> KindSet {
+    let mut set = KindSet::ALL;
+    if sq.is_entrance_of(side) {
+        set = set.without(Kind::Mine).without(Kind::Flag);
+    }
+    if sq.relative_row(side) == 1 {
+        set = set.without(Kind::Flag);
+    }
+    set
+}
+
+/// A hand-tuned prior: how likely each kind is to start on a square, by row from the back.
+fn prior_for(side: Side, sq: Square) -> [f32; 16] {
+    let row = (sq.relative_row(side) as usize).clamp(1, 4) - 1;
+    let mut out = [1.0f32; 16];
+    for k in Kind::ALL {
+        let by_row: [f32; 4] = match k {
+            Kind::Mine => [6.0, 6.0, 4.0, 1.0],
+            Kind::Flag => [0.0, 6.0, 2.0, 1.0],
+            Kind::General => [8.0, 6.0, 2.0, 1.0],
+            Kind::LieutenantGeneral | Kind::MajorGeneral => [4.0, 6.0, 4.0, 1.0],
+            Kind::Colonel | Kind::LieutenantColonel | Kind::Major => [3.0, 4.0, 4.0, 2.0],
+            Kind::Captain | Kind::Lieutenant | Kind::SecondLieutenant => [1.0, 3.0, 4.0, 6.0],
+            Kind::Cavalry => [1.0, 2.0, 4.0, 6.0],
+            Kind::Engineer => [2.0, 3.0, 3.0, 4.0],
+            Kind::Tank => [1.0, 2.0, 5.0, 6.0],
+            Kind::Plane => [4.0, 4.0, 3.0, 2.0],
+            Kind::Spy => [4.0, 5.0, 3.0, 1.0],
+        };
+        out[k.index()] = by_row[row].max(0.2);
+    }
+    if sq.is_hq() {
+        out[Kind::General.index()] *= 4.0;
+        out[Kind::Mine.index()] *= 3.0;
+    }
+    out
+}
+
+fn weighted<R: Rng + ?Sized>(rng: &mut R, items: &[(Kind, f32)]) -> Option<Kind> {
+    let total: f32 = items.iter().map(|&(_, w)| w).sum();
+    if items.is_empty() {
+        return None;
+    }
+    if total <= 0.0 {
+        return Some(items[rng.random_range(0..items.len())].0);
+    }
+    let mut pick = rng.random_range(0.0..total);
+    for &(k, w) in items {
+        if pick < w {
+            return Some(k);
+        }
+        pick -= w;
+    }
+    items.last().map(|&(k, _)| k)
+}
+
+/// Propagates the flag pairs and the counts until nothing changes. False on a contradiction.
+fn propagate(dom: &mut [KindSet; N], pairs: &[FlagPair]) -> bool {
+    loop {
+        let before = *dom;
+        for p in pairs {
+            let behind = dom[p.behind];
+            dom[p.defender] = dom[p.defender]
+                .iter()
+                .filter(|&k| {
+                    behind
+                        .iter()
+                        .any(|b| resolve(p.attacker, k, Some(b)) == p.outcome)
+                })
+                .collect();
+            let defender = dom[p.defender];
+            dom[p.behind] = dom[p.behind]
+                .iter()
+                .filter(|&b| {
+                    defender
+                        .iter()
+                        .any(|k| resolve(p.attacker, k, Some(b)) == p.outcome)
+                })
+                .collect();
+        }
+        if dom.iter().any(|d| d.is_empty()) || !restrict_by_counts(dom) {
+            return false;
+        }
+        if *dom == before {
+            return true;
+        }
+    }
+}
+
+/// A complete assignment of kinds to the 23 pieces within their sets and the counts, as kind
+/// indices; `None` if there is none.
+fn matching(dom: &[KindSet; N]) -> Option<[u8; N]> {
+    let cap: [u8; 16] = Kind::ALL.map(Kind::count);
+    let mut assign = [u8::MAX; N];
+    let mut load = [0u8; 16];
+    for i in 0..N {
+        let mut seen = 0u16;
+        if !augment(i, dom, &cap, &mut assign, &mut load, &mut seen) {
+            return None;
+        }
+    }
+    Some(assign)
+}
+
+fn augment(
+    i: usize,
+    dom: &[KindSet; N],
+    cap: &[u8; 16],
+    assign: &mut [u8; N],
+    load: &mut [u8; 16],
+    seen: &mut u16,
+) -> bool {
+    for k in dom[i].iter() {
+        let ki = k.index();
+        if *seen & (1 << ki) != 0 {
+            continue;
+        }
+        *seen |= 1 << ki;
+        if load[ki] < cap[ki] {
+            assign[i] = ki as u8;
+            load[ki] += 1;
+            return true;
+        }
+        for j in 0..N {
+            if j != i && assign[j] as usize == ki && augment(j, dom, cap, assign, load, seen) {
+                // j moved elsewhere, freeing one place of kind ki.
+                load[ki] -= 1;
+                assign[i] = ki as u8;
+                load[ki] += 1;
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Keeps for each piece only the kinds some complete assignment gives it. False if no complete
+/// assignment exists.
+fn restrict_by_counts(dom: &mut [KindSet; N]) -> bool {
+    let Some(assign) = matching(dom) else {
+        return false;
+    };
+    for i in 0..N {
+        // Kind graph without piece i: k → k' when some piece holding k could hold k' instead.
+        let mut next = [0u16; 16];
+        for j in 0..N {
+            if j != i {
+                next[assign[j] as usize] |= dom[j].bits();
+            }
+        }
+        // Kinds from which a chain of such swaps reaches the place piece i frees.
+        let mut reach = 1u16 << assign[i];
+        loop {
+            let mut grown = reach;
+            for (k, &n) in next.iter().enumerate() {
+                if n & reach != 0 {
+                    grown |= 1 << k;
+                }
+            }
+            if grown == reach {
+                break;
+            }
+            reach = grown;
+        }
+        dom[i] = dom[i].and(KindSet::from_bits(reach));
+    }
+    true
+}
+
+/// The count-only baseline: each kind in proportion to how many of it a side has.
+#[must_use]
+pub fn count_only_probability(kind: Kind) -> f32 {
+    f32::from(kind.count()) / N as f32
+}
