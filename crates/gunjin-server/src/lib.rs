@@ -1,3 +1,4 @@
 //! The game server: the web app and online rooms.
 
 pub mod rooms;
+pub mod web;

@@ -1,1 +1,72 @@
-fn main() {}
+//! `gunjin-server [--addr HOST:PORT] [--web-dir DIR]`: serves the page (embedded in the binary
+//! when built with the `embed` feature, else from `--web-dir`) and `/healthz`.
+//!
+//! Prints `listening on http://HOST:PORT/` once the socket is bound (port 0 picks a free port,
+//! which the tests use).
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use gunjin_server::web::{self, WebSource};
+
+const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR]";
+
+struct Args {
+    addr: SocketAddr,
+    web_dir: Option<PathBuf>,
+}
+
+fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
+    let mut addr = "127.0.0.1:8080".to_owned();
+    let mut web_dir = None;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--addr" => addr = args.next().ok_or("--addr needs HOST:PORT")?,
+            "--web-dir" => web_dir = Some(PathBuf::from(args.next().ok_or("--web-dir needs DIR")?)),
+            "-h" | "--help" => return Err(USAGE.to_owned()),
+            other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
+        }
+    }
+    let addr = addr.parse().map_err(|e| format!("--addr {addr:?}: {e}"))?;
+    Ok(Args { addr, web_dir })
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = match parse_args(std::env::args().skip(1)) {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let source = match args.web_dir {
+        Some(dir) => WebSource::Dir(dir),
+        None if web::has_embedded_page() => WebSource::Embedded,
+        None => {
+            eprintln!(
+                "warning: built without the embedded page and no --web-dir given; \
+                 only /healthz will answer"
+            );
+            WebSource::Embedded
+        }
+    };
+    let app = web::router(source);
+    let listener = match tokio::net::TcpListener::bind(args.addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("cannot listen on {}: {e}", args.addr);
+            return ExitCode::FAILURE;
+        }
+    };
+    match listener.local_addr() {
+        Ok(bound) => println!("listening on http://{bound}/"),
+        Err(e) => eprintln!("bound, but the address is unknown: {e}"),
+    }
+    if let Err(e) = axum::serve(listener, app).await {
+        eprintln!("server stopped: {e}");
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
