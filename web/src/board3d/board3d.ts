@@ -1,0 +1,728 @@
+/**
+ * The 3D board: one view of the game state the page owns. It draws what it is given and reports
+ * the squares the player clicks or taps; it knows no rules.
+ *
+ * ```ts
+ * if (Board3D.supported()) {
+ *   const board = new Board3D(el, { lang: 'ja', text: { diagonal: '斜めから', top: '真上から', board: '盤' } });
+ *   board.onSquare((square) => page.pick(square));
+ *   board.setState({ viewer: 'sente', pieces, moveTargets: [], attackTargets: [] });
+ * }
+ * ```
+ */
+import {
+  AdditiveBlending,
+  CircleGeometry,
+  Color,
+  DirectionalLight,
+  HemisphereLight,
+  Mesh,
+  MeshBasicMaterial,
+  PCFShadowMap,
+  PerspectiveCamera,
+  Raycaster,
+  Scene,
+  Spherical,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
+import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
+import { Animator, easeInOut } from './animator';
+import { MAX_POLAR, POLAR, azimuthOf, directionOf, fitDistance } from './camera';
+import { type Cell, cellAt, cellOf } from './layout';
+import { Markers } from './markers';
+import { PieceKit, PieceObject } from './pieces';
+import { buildScenery, type Scenery } from './scenery';
+import type {
+  BattleOutcome,
+  Board3DOptions,
+  Board3DText,
+  BoardRenderState,
+  Side,
+  ViewMode,
+} from './types';
+
+/** Pointer travel (CSS px) beyond which a press is a drag, not a click. */
+const TAP_SLOP_MOUSE = 6;
+const TAP_SLOP_TOUCH = 12;
+
+/** Durations in milliseconds. */
+const MS = {
+  slide: 320,
+  view: 450,
+  approach: 280,
+  clash: 260,
+  removal: 300,
+  enter: 220,
+} as const;
+
+interface Motion {
+  from: Cell;
+  to: Cell;
+  mover: PieceObject;
+  /** Present for a battle. */
+  defender?: PieceObject;
+  outcome?: BattleOutcome;
+}
+
+interface Press {
+  x: number;
+  y: number;
+  slop: number;
+}
+
+/** A screen point in viewport (client) coordinates, as in `PointerEvent.clientX/Y`. */
+export interface ScreenPoint {
+  x: number;
+  y: number;
+}
+
+export class Board3D {
+  /**
+   * Whether this browser can draw the board (WebGL 2). When false, show the grid only.
+   */
+  static supported(): boolean {
+    try {
+      const canvas = document.createElement('canvas');
+      const gl = canvas.getContext('webgl2');
+      if (!gl) return false;
+      gl.getExtension('WEBGL_lose_context')?.loseContext();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private readonly renderer: WebGLRenderer;
+  private readonly canvas: HTMLCanvasElement;
+  private readonly scene = new Scene();
+  private readonly camera = new PerspectiveCamera(38, 1, 0.5, 200);
+  private readonly controls: OrbitControls;
+  private readonly scenery: Scenery;
+  private readonly kit: PieceKit;
+  private readonly markers = new Markers();
+  private readonly animator = new Animator();
+  private readonly key = new DirectionalLight('#fff2dc', 2.1);
+  private readonly fill = new DirectionalLight('#dfe8ff', 0.45);
+  private readonly flash: Mesh<CircleGeometry, MeshBasicMaterial>;
+  private readonly raycaster = new Raycaster();
+  private readonly buttonBar: HTMLDivElement;
+  private readonly buttons: Record<ViewMode, HTMLButtonElement>;
+  private readonly listeners = new Set<(square: string) => void>();
+  private readonly presses = new Map<number, Press>();
+  private readonly resizeObserver: ResizeObserver | undefined;
+  private readonly motionQuery: MediaQueryList | undefined;
+  private readonly cleanups: (() => void)[] = [];
+
+  private pieces = new Map<string, PieceObject>();
+  private readonly ghosts = new Set<PieceObject>();
+  private state: BoardRenderState | undefined;
+  private viewer: Side = 'sente';
+  private view: ViewMode;
+  /** 0: pieces standing; 1: lying flat. */
+  private pose: number;
+  private fit = 20;
+  private pressSpoiled = false;
+  private rafId = 0;
+  private frames = 0;
+  private idleWaiters: (() => void)[] = [];
+  private disposed = false;
+  private forcedReducedMotion: boolean | undefined;
+
+  /**
+   * Builds the board inside `container` (which should have a size; the canvas fills it) and
+   * draws it once. The view buttons are placed at the container's top right.
+   *
+   * # Errors
+   * Throws when WebGL cannot be started; check {@link Board3D.supported} first.
+   */
+  constructor(
+    private readonly container: HTMLElement,
+    private opts: Board3DOptions,
+  ) {
+    this.view = opts.view ?? 'diagonal';
+    this.pose = this.view === 'top' ? 1 : 0;
+    this.forcedReducedMotion = opts.reducedMotion;
+
+    this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.shadowMap.enabled = true;
+    this.renderer.shadowMap.type = PCFShadowMap;
+    this.canvas = this.renderer.domElement;
+    this.canvas.className = 'board3d-canvas';
+    this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', opts.text.board);
+    Object.assign(this.canvas.style, {
+      position: 'absolute',
+      inset: '0',
+      width: '100%',
+      height: '100%',
+      display: 'block',
+      touchAction: 'none',
+      cursor: 'pointer',
+    });
+    if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
+    container.appendChild(this.canvas);
+
+    const anisotropy = Math.min(8, this.renderer.capabilities.getMaxAnisotropy());
+    this.scene.background = new Color('#2b2320');
+    this.scenery = buildScenery(anisotropy);
+    this.kit = new PieceKit(anisotropy, opts.lang);
+    this.scene.add(this.scenery.root, this.markers.root);
+
+    this.scene.add(new HemisphereLight('#fff7ea', '#4a3a2c', 1.15));
+    this.key.castShadow = true;
+    this.key.shadow.mapSize.set(2048, 2048);
+    Object.assign(this.key.shadow.camera, { left: -7, right: 7, top: 7, bottom: -7, near: 1, far: 40 });
+    this.key.shadow.bias = -0.0004;
+    this.key.shadow.normalBias = 0.02;
+    this.key.shadow.radius = 3;
+    this.scene.add(this.key, this.key.target, this.fill, this.fill.target);
+    this.placeLights();
+
+    this.flash = new Mesh(
+      new CircleGeometry(0.5, 40),
+      new MeshBasicMaterial({
+        color: '#fff1b8',
+        transparent: true,
+        opacity: 0,
+        blending: AdditiveBlending,
+        depthWrite: false,
+        depthTest: false,
+      }),
+    );
+    this.flash.visible = false;
+    this.flash.renderOrder = 10;
+    this.scene.add(this.flash);
+
+    this.controls = new OrbitControls(this.camera, this.canvas);
+    this.controls.enableDamping = false;
+    this.controls.minPolarAngle = 0;
+    this.controls.maxPolarAngle = MAX_POLAR;
+    this.controls.maxTargetRadius = 3;
+    this.controls.addEventListener('change', this.invalidate);
+
+    const [bar, buttons] = this.buildButtons(opts.text);
+    this.buttonBar = bar;
+    this.buttons = buttons;
+    this.updateButtons();
+    container.appendChild(bar);
+
+    this.listen(this.canvas, 'pointerdown', this.onPointerDown as EventListener);
+    this.listen(this.canvas, 'pointermove', this.onPointerMove as EventListener);
+    this.listen(this.canvas, 'pointerup', this.onPointerUp as EventListener);
+    this.listen(this.canvas, 'pointercancel', this.onPointerCancel as EventListener);
+    this.listen(this.canvas, 'webglcontextlost', ((e: Event) => e.preventDefault()) as EventListener);
+    this.listen(this.canvas, 'webglcontextrestored', this.invalidate);
+
+    if (typeof window.matchMedia === 'function') {
+      this.motionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
+    }
+    if (typeof ResizeObserver === 'function') {
+      this.resizeObserver = new ResizeObserver(() => this.resize());
+      this.resizeObserver.observe(container);
+    }
+
+    this.sizeCanvas();
+    this.placeCamera();
+    this.invalidate();
+  }
+
+  // ---- public API ------------------------------------------------------------------------
+
+  /**
+   * Draws a new state. A new `lastMove` whose piece stood on `from` slides it (and plays the
+   * clash of `battle` on its square); anything else appears at once. A change of `viewer`
+   * turns the camera to that side.
+   */
+  setState(next: BoardRenderState): void {
+    if (this.disposed) return;
+    this.animator.finish();
+    const prev = this.state;
+    const viewerChanged = next.viewer !== this.viewer;
+    this.viewer = next.viewer;
+    if (viewerChanged) {
+      this.placeLights();
+      this.placeCamera();
+    }
+    const motion = prev && !viewerChanged ? this.planMotion(prev, next) : undefined;
+    this.reconcile(next, motion);
+    this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
+    this.state = next;
+    if (motion) this.animateMotion(motion);
+    this.invalidate();
+  }
+
+  /**
+   * Registers a listener for picked squares (engine names; `cd1`/`cd8` for the headquarters).
+   * Returns a function that removes it.
+   */
+  onSquare(listener: (square: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Turns the camera to a preset; the top view lays the pieces flat. */
+  setView(view: ViewMode): void {
+    if (this.disposed || view === this.view) return;
+    this.animator.finish();
+    this.view = view;
+    this.updateButtons();
+    const instant = this.reducedMotion();
+    const from = this.pose;
+    const to = view === 'top' ? 1 : 0;
+    this.animator.add(
+      {
+        delay: 0,
+        duration: MS.view,
+        update: (t) => {
+          this.pose = from + (to - from) * easeInOut(t);
+          for (const p of this.pieces.values()) p.setPose(this.pose);
+        },
+      },
+      performance.now(),
+      instant,
+    );
+    this.moveCamera(instant);
+    this.invalidate();
+  }
+
+  /** The current camera preset. */
+  get currentView(): ViewMode {
+    return this.view;
+  }
+
+  /** Changes the language of the buttons, the canvas name and the fonts of piece names. */
+  setText(lang: string, text: Board3DText): void {
+    this.opts = { ...this.opts, lang, text };
+    this.buttons.diagonal.textContent = text.diagonal;
+    this.buttons.top.textContent = text.top;
+    this.canvas.setAttribute('aria-label', text.board);
+    this.kit.setLang(lang);
+    for (const p of this.pieces.values()) p.refreshLabel(this.viewer);
+    this.invalidate();
+  }
+
+  /** Forces motion off or on; `undefined` follows the user's setting again. */
+  setReducedMotion(reduced: boolean | undefined): void {
+    this.forcedReducedMotion = reduced;
+  }
+
+  /** Re-reads the container's size. Called automatically where `ResizeObserver` exists. */
+  resize(): void {
+    if (this.disposed) return;
+    const before = this.fit;
+    this.sizeCanvas();
+    const offset = this.camera.position.clone().sub(this.controls.target);
+    this.fit = this.presetFit();
+    this.applyLimits();
+    offset.multiplyScalar(this.fit / before);
+    this.camera.position.copy(this.controls.target).add(offset);
+    this.controls.update();
+    this.invalidate();
+  }
+
+  /**
+   * Where a square appears on screen (viewport coordinates): the middle of the piece on it, or
+   * the square's centre when empty. `undefined` for an unknown name or an off-screen point.
+   */
+  screenPosition(square: string): ScreenPoint | undefined {
+    const cell = cellOf(square);
+    if (!cell) return undefined;
+    this.scene.updateMatrixWorld(true);
+    const piece = this.pieces.get(cell.name);
+    const point = piece
+      ? piece.mesh.localToWorld(new Vector3(0, 0.4, 0))
+      : new Vector3(cell.x, 0, cell.z);
+    point.project(this.camera);
+    if (Math.abs(point.x) > 1 || Math.abs(point.y) > 1 || point.z > 1) return undefined;
+    const rect = this.canvas.getBoundingClientRect();
+    return {
+      x: rect.left + ((point.x + 1) / 2) * rect.width,
+      y: rect.top + ((1 - point.y) / 2) * rect.height,
+    };
+  }
+
+  /** The square under a viewport point, as a click there would report it. */
+  squareAt(clientX: number, clientY: number): string | undefined {
+    const rect = this.canvas.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return undefined;
+    const ndc = new Vector2(
+      ((clientX - rect.left) / rect.width) * 2 - 1,
+      -((clientY - rect.top) / rect.height) * 2 + 1,
+    );
+    this.scene.updateMatrixWorld(true);
+    this.raycaster.setFromCamera(ndc, this.camera);
+    const targets: Mesh[] = [this.scenery.face];
+    for (const p of this.pieces.values()) targets.push(p.mesh);
+    for (const hit of this.raycaster.intersectObjects(targets, false)) {
+      const piece = hit.object.userData.piece as PieceObject | undefined;
+      if (piece) return piece.square;
+      if (hit.object === this.scenery.face) return cellAt(hit.point.x, hit.point.z)?.name;
+    }
+    return undefined;
+  }
+
+  /** Resolves once no animation runs and the last frame is drawn. */
+  settled(): Promise<void> {
+    if (!this.rafId && !this.animator.busy) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /** Frames drawn so far (the board draws only when something changes). */
+  get renderCount(): number {
+    return this.frames;
+  }
+
+  /** Removes the board from the page and frees its GPU resources. */
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    if (this.rafId) cancelAnimationFrame(this.rafId);
+    this.rafId = 0;
+    this.animator.finish();
+    this.flushIdle();
+    this.cleanups.forEach((f) => f());
+    this.resizeObserver?.disconnect();
+    this.controls.removeEventListener('change', this.invalidate);
+    this.controls.dispose();
+    for (const p of this.pieces.values()) p.detach();
+    for (const p of this.ghosts) p.detach();
+    this.pieces.clear();
+    this.ghosts.clear();
+    this.markers.dispose();
+    this.kit.dispose();
+    this.scenery.dispose();
+    this.flash.geometry.dispose();
+    this.flash.material.dispose();
+    this.key.shadow.map?.dispose();
+    this.renderer.dispose();
+    this.renderer.forceContextLoss();
+    this.canvas.remove();
+    this.buttonBar.remove();
+    this.listeners.clear();
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------
+
+  private readonly invalidate = (): void => {
+    if (this.rafId || this.disposed) return;
+    this.rafId = requestAnimationFrame(this.frame);
+  };
+
+  private readonly frame = (now: number): void => {
+    this.rafId = 0;
+    if (this.disposed) return;
+    const running = this.animator.step(now);
+    this.renderer.render(this.scene, this.camera);
+    this.frames++;
+    if (running) this.invalidate();
+    else this.flushIdle();
+  };
+
+  private flushIdle(): void {
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    waiters.forEach((w) => w());
+  }
+
+  private reducedMotion(): boolean {
+    return this.forcedReducedMotion ?? this.motionQuery?.matches ?? false;
+  }
+
+  private sizeCanvas(): void {
+    const width = this.container.clientWidth;
+    let height = this.container.clientHeight;
+    if (width === 0) return;
+    if (height === 0) {
+      this.container.style.aspectRatio ||= '7 / 8';
+      height = Math.round((width * 8) / 7);
+    }
+    this.renderer.setSize(width, height, false);
+    this.camera.aspect = width / height;
+    this.camera.updateProjectionMatrix();
+  }
+
+  private placeLights(): void {
+    const s = this.viewer === 'sente' ? 1 : -1;
+    this.key.position.set(-4.5 * s, 12, 7 * s);
+    this.fill.position.set(5 * s, 6, -6 * s);
+  }
+
+  private presetFit(): number {
+    return fitDistance(directionOf(POLAR[this.view], azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
+  }
+
+  private applyLimits(): void {
+    this.controls.minDistance = this.fit * 0.45;
+    this.controls.maxDistance = this.fit * 1.7;
+  }
+
+  /** Jumps the camera to the preset of the current view and viewer. */
+  private placeCamera(): void {
+    this.fit = this.presetFit();
+    this.applyLimits();
+    this.controls.target.set(0, 0, 0);
+    this.camera.position.copy(directionOf(POLAR[this.view], azimuthOf(this.viewer))).multiplyScalar(this.fit);
+    this.camera.up.set(0, 1, 0);
+    this.camera.lookAt(0, 0, 0);
+    this.controls.update();
+  }
+
+  /** Moves the camera to the preset of the current view, smoothly unless `instant`. */
+  private moveCamera(instant: boolean): void {
+    const start = new Spherical().setFromVector3(this.camera.position.clone().sub(this.controls.target));
+    const startTarget = this.controls.target.clone();
+    this.fit = this.presetFit();
+    this.applyLimits();
+    const endPhi = POLAR[this.view];
+    const endTheta = azimuthOf(this.viewer);
+    let dTheta = endTheta - start.theta;
+    dTheta = Math.atan2(Math.sin(dTheta), Math.cos(dTheta));
+    const s = new Spherical();
+    this.animator.add(
+      {
+        delay: 0,
+        duration: MS.view,
+        update: (t) => {
+          const e = easeInOut(t);
+          s.set(
+            start.radius + (this.fit - start.radius) * e,
+            start.phi + (endPhi - start.phi) * e,
+            start.theta + dTheta * e,
+          );
+          this.controls.target.copy(startTarget).multiplyScalar(1 - e);
+          this.camera.position.setFromSpherical(s).add(this.controls.target);
+          this.camera.lookAt(this.controls.target);
+          this.controls.update();
+        },
+      },
+      performance.now(),
+      instant,
+    );
+  }
+
+  // ---- pieces ------------------------------------------------------------------------------
+
+  /** Finds the piece a new `lastMove` moved, when the previous drawing allows a slide. */
+  private planMotion(prev: BoardRenderState, next: BoardRenderState): Motion | undefined {
+    const move = next.lastMove;
+    if (!move) return undefined;
+    if (prev.lastMove && prev.lastMove.from === move.from && prev.lastMove.to === move.to) {
+      return undefined;
+    }
+    const from = cellOf(move.from);
+    const to = cellOf(move.to);
+    if (!from || !to || from === to) return undefined;
+    const mover = this.pieces.get(from.name);
+    if (!mover) return undefined;
+    const after = (cell: Cell): Side | undefined =>
+      next.pieces.find((p) => cellOf(p.square) === cell)?.side;
+    if (after(from) !== undefined) return undefined;
+    const battleCell = next.battle ? cellOf(next.battle.square) : undefined;
+    const defender = this.pieces.get(to.name);
+    if (battleCell === to && next.battle && defender && defender.side !== mover.side) {
+      const outcome = next.battle.outcome;
+      const expected: Side | undefined =
+        outcome === 'attacker' ? mover.side : outcome === 'defender' ? defender.side : undefined;
+      if (after(to) !== expected) return undefined;
+      return { from, to, mover, defender, outcome };
+    }
+    if (!defender && after(to) === mover.side) return { from, to, mover };
+    return undefined;
+  }
+
+  /** Matches the drawn pieces to the new state, reusing objects where a piece stayed. */
+  private reconcile(next: BoardRenderState, motion: Motion | undefined): void {
+    const old = this.pieces;
+    const fresh = new Map<string, PieceObject>();
+    const used = new Set<PieceObject>();
+    if (motion) {
+      used.add(motion.mover);
+      if (motion.defender) used.add(motion.defender);
+    }
+    for (const p of next.pieces) {
+      const cell = cellOf(p.square);
+      if (!cell || fresh.has(cell.name)) continue;
+      let obj: PieceObject | undefined;
+      if (motion && cell === motion.to) {
+        if (p.side === motion.mover.side && motion.outcome !== 'defender') obj = motion.mover;
+        else if (motion.defender && motion.outcome === 'defender') obj = motion.defender;
+      }
+      if (!obj) {
+        const here = old.get(cell.name);
+        if (here && !used.has(here) && here.side === p.side) obj = here;
+      }
+      if (!obj) {
+        obj = new PieceObject(this.kit, p.side, cell.name);
+        obj.setPose(this.pose);
+        this.scene.add(obj.holder);
+      }
+      used.add(obj);
+      obj.square = cell.name;
+      obj.setScale(1);
+      obj.setLabel(p.label, next.viewer);
+      obj.placeAt(cell.x, cell.z);
+      fresh.set(cell.name, obj);
+    }
+    const kept = new Set(fresh.values());
+    for (const obj of old.values()) {
+      if (kept.has(obj)) continue;
+      if (motion && (obj === motion.mover || obj === motion.defender)) this.ghosts.add(obj);
+      else obj.detach();
+    }
+    this.pieces = fresh;
+  }
+
+  private animateMotion(m: Motion): void {
+    const now = performance.now();
+    const instant = this.reducedMotion();
+    const add = (delay: number, duration: number, update: (t: number) => void, done?: () => void): void =>
+      this.animator.add({ delay, duration, update, done }, now, instant);
+    const { from, to, mover, defender } = m;
+    const lerp = (a: number, b: number, t: number): number => a + (b - a) * t;
+    mover.placeAt(from.x, from.z);
+
+    if (!defender || !m.outcome) {
+      add(0, MS.slide, (t) => {
+        const e = easeInOut(t);
+        mover.placeAt(lerp(from.x, to.x, e), lerp(from.z, to.z, e));
+      });
+      return;
+    }
+
+    const dx = to.x - from.x;
+    const dz = to.z - from.z;
+    const length = Math.hypot(dx, dz) || 1;
+    const ux = dx / length;
+    const uz = dz / length;
+    const stop = { x: to.x - ux * 0.55, z: to.z - uz * 0.55 };
+    const outcome = m.outcome;
+    let t0 = 0;
+    add(t0, MS.approach, (t) => {
+      const e = easeInOut(t);
+      mover.placeAt(lerp(from.x, stop.x, e), lerp(from.z, stop.z, e));
+    });
+    t0 += MS.approach;
+    add(
+      t0,
+      MS.clash,
+      (t) => {
+        const k = Math.sin(t * Math.PI * 3) * (1 - t) * 0.08;
+        mover.placeAt(stop.x - ux * k, stop.z - uz * k);
+        defender.placeAt(to.x + ux * k * 0.6, to.z + uz * k * 0.6);
+        this.flash.visible = t < 1;
+        this.flash.position.set((stop.x + to.x) / 2, 0.45, (stop.z + to.z) / 2);
+        this.flash.quaternion.copy(this.camera.quaternion);
+        this.flash.scale.setScalar(0.2 + 1.3 * t);
+        this.flash.material.opacity = 0.9 * (1 - t);
+      },
+      () => {
+        this.flash.visible = false;
+      },
+    );
+    t0 += MS.clash;
+    const losers =
+      outcome === 'attacker' ? [defender] : outcome === 'defender' ? [mover] : [mover, defender];
+    for (const loser of losers) {
+      add(
+        t0,
+        MS.removal,
+        (t) => loser.setScale(1 - easeInOut(t)),
+        () => {
+          if (this.ghosts.delete(loser)) loser.detach();
+        },
+      );
+    }
+    t0 += MS.removal;
+    if (outcome === 'attacker') {
+      add(t0, MS.enter, (t) => {
+        const e = easeInOut(t);
+        mover.placeAt(lerp(stop.x, to.x, e), lerp(stop.z, to.z, e));
+      });
+    }
+  }
+
+  // ---- input -------------------------------------------------------------------------------
+
+  private listen(target: EventTarget, type: string, handler: EventListener): void {
+    target.addEventListener(type, handler);
+    this.cleanups.push(() => target.removeEventListener(type, handler));
+  }
+
+  private readonly onPointerDown = (e: PointerEvent): void => {
+    if (this.presses.size === 0) this.pressSpoiled = false;
+    const slop = e.pointerType === 'mouse' ? TAP_SLOP_MOUSE : TAP_SLOP_TOUCH;
+    this.presses.set(e.pointerId, { x: e.clientX, y: e.clientY, slop });
+    if (this.presses.size > 1 || (e.pointerType === 'mouse' && e.button !== 0)) {
+      this.pressSpoiled = true;
+    }
+  };
+
+  private readonly onPointerMove = (e: PointerEvent): void => {
+    const press = this.presses.get(e.pointerId);
+    if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > press.slop) {
+      this.pressSpoiled = true;
+    }
+  };
+
+  private readonly onPointerUp = (e: PointerEvent): void => {
+    const press = this.presses.get(e.pointerId);
+    if (!press) return;
+    this.presses.delete(e.pointerId);
+    if (Math.hypot(e.clientX - press.x, e.clientY - press.y) > press.slop) this.pressSpoiled = true;
+    if (this.pressSpoiled || this.presses.size > 0) return;
+    const square = this.squareAt(e.clientX, e.clientY);
+    if (square === undefined) return;
+    for (const listener of [...this.listeners]) listener(square);
+  };
+
+  private readonly onPointerCancel = (e: PointerEvent): void => {
+    this.presses.delete(e.pointerId);
+    this.pressSpoiled = true;
+  };
+
+  private buildButtons(text: Board3DText): [HTMLDivElement, Record<ViewMode, HTMLButtonElement>] {
+    const bar = document.createElement('div');
+    bar.className = 'board3d-views';
+    Object.assign(bar.style, {
+      position: 'absolute',
+      top: '8px',
+      insetInlineEnd: '8px',
+      display: 'flex',
+      gap: '6px',
+      zIndex: '1',
+    });
+    const make = (view: ViewMode, label: string): HTMLButtonElement => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'board3d-view-button';
+      b.dataset.view = view;
+      b.textContent = label;
+      Object.assign(b.style, {
+        font: 'inherit',
+        fontSize: '0.85rem',
+        padding: '0.3em 0.7em',
+        borderRadius: '6px',
+        border: '1px solid rgba(255,255,255,0.45)',
+        color: '#fff',
+        background: 'rgba(20,14,10,0.6)',
+        cursor: 'pointer',
+      });
+      b.addEventListener('click', () => this.setView(view));
+      bar.appendChild(b);
+      return b;
+    };
+    return [bar, { diagonal: make('diagonal', text.diagonal), top: make('top', text.top) }];
+  }
+
+  private updateButtons(): void {
+    const buttons = this.buttons;
+    for (const view of ['diagonal', 'top'] as const) {
+      const on = view === this.view;
+      buttons[view].setAttribute('aria-pressed', String(on));
+      buttons[view].style.background = on ? 'rgba(200,70,40,0.85)' : 'rgba(20,14,10,0.6)';
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/** The 3D board: see {@link Board3D}. */
+export { Board3D, type ScreenPoint } from './board3d';
+export type {
+  BattleOutcome,
+  Board3DOptions,
+  Board3DText,
+  BoardRenderState,
+  PieceRender,
+  Side,
+  ViewMode,
+} from './types';

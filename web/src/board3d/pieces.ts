@@ -1,0 +1,221 @@
+/**
+ * Pieces as standing wooden blocks shaped like shogi pieces. Each piece's face is turned toward
+ * its owner and carries the name the page passes; a piece without a name (a hidden enemy) is
+ * plain wood on both sides.
+ */
+import {
+  ExtrudeGeometry,
+  Group,
+  Mesh,
+  MeshStandardMaterial,
+  PlaneGeometry,
+  Shape,
+  type Texture,
+} from 'three';
+import type { Side } from './types';
+import { grainTexture, labelTexture, LABEL_PX } from './textures';
+
+/** Piece dimensions in world units. */
+export const PIECE = {
+  /** Height of a standing piece. */
+  height: 0.88,
+  /** Thickness front to back, bevels included. */
+  thickness: 0.25,
+} as const;
+
+const BODY_DEPTH = 0.2;
+const BEVEL = 0.025;
+const FACE_Z = BODY_DEPTH / 2 + BEVEL;
+const LABEL_W = 0.52;
+const LABEL_H = (LABEL_W * LABEL_PX.height) / LABEL_PX.width;
+const LABEL_Y = 0.38;
+
+/** Colours of the two sides, also used by the tests' pixel checks. */
+export const PIECE_COLORS = {
+  sente: '#d0452b',
+  senteSide: '#b23a24',
+  gote: '#efd6a2',
+  goteSide: '#d9bb84',
+  senteInk: '#fff3df',
+  goteInk: '#1d140b',
+} as const;
+
+/** Geometry, materials and label textures shared by every piece of one board. */
+export class PieceKit {
+  readonly geometry: ExtrudeGeometry;
+  readonly labelGeometry = new PlaneGeometry(LABEL_W, LABEL_H);
+  private readonly grain: Texture;
+  private readonly materials: Record<Side, [MeshStandardMaterial, MeshStandardMaterial]>;
+  private readonly labels = new Map<string, MeshStandardMaterial>();
+
+  constructor(
+    private readonly anisotropy: number,
+    private lang: string,
+  ) {
+    const shape = new Shape();
+    shape.moveTo(-0.34, 0.02);
+    shape.lineTo(0.34, 0.02);
+    shape.lineTo(0.3, 0.7);
+    shape.lineTo(0, 0.86);
+    shape.lineTo(-0.3, 0.7);
+    shape.closePath();
+    this.geometry = new ExtrudeGeometry(shape, {
+      depth: BODY_DEPTH,
+      bevelEnabled: true,
+      bevelThickness: BEVEL,
+      bevelSize: 0.02,
+      bevelSegments: 2,
+      curveSegments: 1,
+    });
+    this.geometry.translate(0, 0, -BODY_DEPTH / 2);
+    this.grain = grainTexture(anisotropy, 29);
+    const wood = (color: string, roughness: number): MeshStandardMaterial =>
+      new MeshStandardMaterial({ color, map: this.grain, roughness, metalness: 0 });
+    this.materials = {
+      sente: [wood(PIECE_COLORS.sente, 0.45), wood(PIECE_COLORS.senteSide, 0.5)],
+      gote: [wood(PIECE_COLORS.gote, 0.7), wood(PIECE_COLORS.goteSide, 0.75)],
+    };
+  }
+
+  /** Face and side materials of a side's pieces. */
+  woodOf(side: Side): [MeshStandardMaterial, MeshStandardMaterial] {
+    return this.materials[side];
+  }
+
+  /** Language of the names: changing it repaints names as they are next asked for. */
+  setLang(lang: string): void {
+    if (lang === this.lang) return;
+    this.lang = lang;
+    this.clearLabels();
+  }
+
+  /** The ink-on-transparent material that writes `label` for a piece of `side`. */
+  labelMaterial(label: string, side: Side): MeshStandardMaterial {
+    const key = `${side}\u0000${label}`;
+    let material = this.labels.get(key);
+    if (!material) {
+      const ink = side === 'sente' ? PIECE_COLORS.senteInk : PIECE_COLORS.goteInk;
+      material = new MeshStandardMaterial({
+        map: labelTexture(label, ink, this.lang, this.anisotropy),
+        transparent: true,
+        depthWrite: false,
+        roughness: 0.6,
+        polygonOffset: true,
+        polygonOffsetFactor: -2,
+        polygonOffsetUnits: -2,
+      });
+      this.labels.set(key, material);
+    }
+    return material;
+  }
+
+  private clearLabels(): void {
+    for (const m of this.labels.values()) {
+      m.map?.dispose();
+      m.dispose();
+    }
+    this.labels.clear();
+  }
+
+  dispose(): void {
+    this.clearLabels();
+    this.geometry.dispose();
+    this.labelGeometry.dispose();
+    this.grain.dispose();
+    for (const pair of Object.values(this.materials)) pair.forEach((m) => m.dispose());
+  }
+}
+
+/** One piece in the scene. */
+export class PieceObject {
+  /** Placed on the square and turned so the face looks at the owner. */
+  readonly holder = new Group();
+  /** Standing (pose 0) or lying face up (pose 1) inside the holder. */
+  readonly body = new Group();
+  readonly mesh: Mesh;
+  private front: Mesh | undefined;
+  private back: Mesh | undefined;
+  private labelText: string | undefined;
+  private labelBack = false;
+
+  constructor(
+    private readonly kit: PieceKit,
+    readonly side: Side,
+    public square: string,
+  ) {
+    this.mesh = new Mesh(kit.geometry, kit.woodOf(side));
+    this.mesh.castShadow = true;
+    this.mesh.receiveShadow = true;
+    this.mesh.userData.piece = this;
+    this.body.add(this.mesh);
+    this.holder.add(this.body);
+    // Sente's face looks toward +z (sente's side of the table), gote's toward −z.
+    this.holder.rotation.y = side === 'sente' ? 0 : Math.PI;
+    this.holder.name = `piece-${square}`;
+  }
+
+  /** The name written on the piece; `viewer` decides whether the back shows it too. */
+  setLabel(label: string | undefined, viewer: Side): void {
+    const onBack = label !== undefined && viewer !== this.side;
+    if (label === this.labelText && onBack === this.labelBack) return;
+    this.labelText = label;
+    this.labelBack = onBack;
+    this.removeLabels();
+    if (label === undefined || label.trim() === '') return;
+    const material = this.kit.labelMaterial(label, this.side);
+    this.front = new Mesh(this.kit.labelGeometry, material);
+    this.front.position.set(0, LABEL_Y, FACE_Z + 0.002);
+    this.body.add(this.front);
+    if (onBack) {
+      this.back = new Mesh(this.kit.labelGeometry, material);
+      this.back.position.set(0, LABEL_Y, -FACE_Z - 0.002);
+      this.back.rotation.y = Math.PI;
+      this.body.add(this.back);
+    }
+  }
+
+  /** Draws the current name again (after the kit dropped its textures for a new language). */
+  refreshLabel(viewer: Side): void {
+    const label = this.labelText;
+    this.labelText = undefined;
+    this.labelBack = false;
+    this.removeLabels();
+    this.setLabel(label, viewer);
+  }
+
+  /** Whether a name is drawn on this piece. */
+  get labelled(): boolean {
+    return this.front !== undefined;
+  }
+
+  private removeLabels(): void {
+    if (this.front) this.body.remove(this.front);
+    if (this.back) this.body.remove(this.back);
+    this.front = undefined;
+    this.back = undefined;
+  }
+
+  /** 0: standing; 1: lying face up with its top pointing away from the owner. */
+  setPose(t: number): void {
+    const half = PIECE.thickness / 2;
+    this.body.rotation.x = (-Math.PI / 2) * t;
+    this.body.position.y = half * Math.sin((t * Math.PI) / 2);
+    this.body.position.z = (PIECE.height / 2) * t;
+  }
+
+  /** Moves the piece to a world point of the board. */
+  placeAt(x: number, z: number, y = 0): void {
+    this.holder.position.set(x, y, z);
+  }
+
+  /** Size factor, used when a removed piece shrinks away. */
+  setScale(s: number): void {
+    this.holder.scale.setScalar(Math.max(s, 0.0001));
+  }
+
+  /** Leaves the scene; shared geometry and materials stay with the kit. */
+  detach(): void {
+    this.removeLabels();
+    this.holder.removeFromParent();
+  }
+}
