@@ -19,16 +19,16 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Random games whose positions make the move-generation set.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = 50)]
     pub sample_games: u32,
     /// At most this many positions are kept for move generation.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = 50_000)]
     pub max_positions: usize,
     /// Passes of move generation over the whole position set.
-    #[arg(long, default_value_t = 50)]
+    #[arg(long, default_value_t = 150)]
     pub rounds: u32,
     /// Random playouts from the start to the end of a game.
-    #[arg(long, default_value_t = 2_000)]
+    #[arg(long, default_value_t = 6_000)]
     pub playouts: u32,
 }
 
