@@ -2,11 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { helpJa } from './content.ja';
-import { helpKo } from './content.ko';
-import type { HelpDocument, HelpSection } from './types';
+import { helpContent, type HelpDocument, type HelpSection } from './content';
 
-const docs: Record<string, HelpDocument> = { ja: helpJa, ko: helpKo };
+const docs: Record<string, HelpDocument> = helpContent;
 
 /** Every user-visible string of a document. */
 function texts(doc: HelpDocument): string[] {
@@ -46,6 +44,68 @@ function sectionIds(doc: HelpDocument): string[] {
 }
 
 describe('help content', () => {
+  it('has the same sections, in the same order, in every language', () => {
+    const ja = sectionIds(helpContent.ja);
+    expect(ja.length).toBeGreaterThan(10);
+    expect(sectionIds(helpContent.ko)).toEqual(ja);
+    expect(sectionIds(helpContent.en)).toEqual(ja);
+  });
+
+  it('has the same block shapes in every language', () => {
+    const shape = (doc: HelpDocument): string[] => {
+      const out: string[] = [];
+      const walk = (s: HelpSection): void => {
+        for (const b of s.blocks) {
+          out.push(
+            `${s.id}:${b.kind}:${b.kind === 'ul' ? b.items.length : b.kind === 'table' ? b.rows.length : 1}`,
+          );
+        }
+        for (const sub of s.subsections ?? []) walk(sub);
+      };
+      doc.sections.forEach(walk);
+      return out;
+    };
+    expect(shape(helpContent.ko)).toEqual(shape(helpContent.ja));
+    expect(shape(helpContent.en)).toEqual(shape(helpContent.ja));
+  });
+
+  it('lists the 23 pieces with the spec names and counts', () => {
+    // Spec §2 order: id, ja, ko, count.
+    const spec: [string, string, number][] = [
+      ['大将', '대장', 1],
+      ['中将', '중장', 1],
+      ['少将', '소장', 1],
+      ['大佐', '대령', 1],
+      ['中佐', '중령', 1],
+      ['少佐', '소령', 1],
+      ['大尉', '대위', 2],
+      ['中尉', '중위', 2],
+      ['少尉', '소위', 2],
+      ['騎兵', '기병', 1],
+      ['工兵', '공병', 2],
+      ['タンク', '탱크', 2],
+      ['飛行機', '비행기', 2],
+      ['スパイ', '스파이', 1],
+      ['地雷', '지뢰', 2],
+      ['軍旗', '군기', 1],
+    ];
+    const table = (doc: HelpDocument): readonly (readonly string[])[] => {
+      const pieces = doc.sections
+        .flatMap((s) => s.subsections ?? [])
+        .find((s) => s.id === 'help-pieces');
+      const block = pieces?.blocks.find((b) => b.kind === 'table');
+      return block?.kind === 'table' ? block.rows : [];
+    };
+    expect(table(helpContent.ja).map((r) => [r[0], Number(r[1])])).toEqual(
+      spec.map(([ja, , n]) => [ja, n]),
+    );
+    expect(table(helpContent.ko).map((r) => [r[0], Number(r[1])])).toEqual(
+      spec.map(([, ko, n]) => [ko, n]),
+    );
+    expect(table(helpContent.en).map((r) => Number(r[1]))).toEqual(spec.map(([, , n]) => n));
+    expect(spec.reduce((sum, [, , n]) => sum + n, 0)).toBe(23);
+  });
+
   for (const [lang, doc] of Object.entries(docs)) {
     it(`${lang}: has no empty strings, tables are rectangular, ids are unique`, () => {
       for (const t of texts(doc)) expect(t.trim()).not.toBe('');
