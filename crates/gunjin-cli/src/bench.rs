@@ -36,10 +36,10 @@ pub struct BenchArgs {
 #[derive(Debug, Serialize)]
 pub struct BenchReport {
     /// Legal-move lists generated per second over the sampled positions.
-    pub movegen_positions_per_s: f64,
+    pub movegen_positions_per_s: u64,
     /// Plies per second of random playouts (move generation, a random pick and the move), one
     /// thread.
-    pub playout_plies_per_s: f64,
+    pub playout_plies_per_s: u64,
     /// Positions in the move-generation set.
     pub positions: usize,
     /// Random games the positions were sampled from.
@@ -92,8 +92,8 @@ pub fn measure(args: &BenchArgs) -> BenchReport {
 
     let generated = positions.len() as f64 * f64::from(args.rounds);
     BenchReport {
-        movegen_positions_per_s: round(per_second(generated, movegen_elapsed)),
-        playout_plies_per_s: round(per_second(plies as f64, playout_elapsed)),
+        movegen_positions_per_s: whole(per_second(generated, movegen_elapsed)),
+        playout_plies_per_s: whole(per_second(plies as f64, playout_elapsed)),
         positions: positions.len(),
         sample_games: args.sample_games,
         movegen_rounds: args.rounds,
@@ -193,8 +193,9 @@ fn ratio(a: f64, b: f64) -> f64 {
     if b > 0.0 { a / b } else { 0.0 }
 }
 
-fn round(x: f64) -> f64 {
-    x.round()
+fn whole(x: f64) -> u64 {
+    // `as` saturates: a NaN or a negative rate (impossible here) becomes 0.
+    x.round() as u64
 }
 
 fn round2(x: f64) -> f64 {
