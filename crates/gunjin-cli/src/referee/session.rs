@@ -270,4 +270,70 @@ mod tests {
         }
         assert!(referee.game().is_none());
     }
+
+    /// Mangled versions of good requests (cut short, bytes replaced, bytes dropped) are each
+    /// answered by one JSON line; a refused one leaves the game exactly as it was.
+    #[test]
+    fn mangled_requests_are_answered_and_refusals_change_nothing() {
+        use gunjin::rand::rngs::SmallRng;
+        use gunjin::rand::{RngExt, SeedableRng};
+
+        let mut rng = SmallRng::seed_from_u64(99);
+        let mut referee = Referee::default();
+        answer(&mut referee, &new_line(5));
+        let good = [
+            new_line(6),
+            r#"{"cmd":"move","from":"b4","to":"b5"}"#.to_owned(),
+            r#"{"cmd":"view","side":"gote"}"#.to_owned(),
+            r#"{"cmd":"resign","side":"sente"}"#.to_owned(),
+            r#"{"cmd":"legal_moves"}"#.to_owned(),
+        ];
+        const NOISE: &[u8] = br#"{}[]":,0123456789abcdefz -_\"#;
+        let mut refused = 0;
+        for _ in 0..3000 {
+            let mut bytes = good[rng.random_range(0..good.len())].clone().into_bytes();
+            for _ in 0..rng.random_range(1..4) {
+                let i = rng.random_range(0..bytes.len());
+                match rng.random_range(0..3) {
+                    0 => bytes.truncate(i),
+                    1 => bytes[i] = NOISE[rng.random_range(0..NOISE.len())],
+                    _ => {
+                        bytes.remove(i);
+                    }
+                }
+                if bytes.is_empty() {
+                    bytes.push(b'{');
+                }
+            }
+            let line = String::from_utf8(bytes).unwrap();
+            let before = referee.game().cloned();
+            let text = referee.handle(&line);
+            assert!(!text.contains('\n'), "{text}");
+            let a: Value = serde_json::from_str(&text).unwrap();
+            if a["ok"] == false {
+                refused += 1;
+                assert_eq!(referee.game().cloned(), before, "{line}");
+                let code = a["error"]["code"].as_str().unwrap();
+                assert!(
+                    [
+                        "bad_json",
+                        "bad_request",
+                        "unknown_cmd",
+                        "invalid_setup",
+                        "illegal_move",
+                        "game_over",
+                        "no_game"
+                    ]
+                    .contains(&code),
+                    "{code}"
+                );
+            } else {
+                assert_eq!(a["ok"], true, "{text}");
+            }
+            if !referee.game().is_some_and(|g| g.status().is_ongoing()) {
+                answer(&mut referee, &new_line(rng.random_range(0..1000)));
+            }
+        }
+        assert!(refused > 1000, "most mangled lines are refused: {refused}");
+    }
 }
