@@ -415,7 +415,7 @@ export const helpEn: HelpDocument = {
             'Distrust pieces that never move: they may be mines or the flag. Send the general, lieutenant general and major general only against pieces that have moved, and probe unmoved ones with a plane or cheap pieces such as lieutenants or the cavalry.',
             'Read a double removal: if your probing lieutenant or cavalry falls together with the enemy piece, that piece was the same kind, a mine, or a flag backed by the same kind or by a mine (in the flag case the piece behind it is still there).',
             'Test with the lieutenant general: against an enemy piece that has moved, it is the most informative attacker. If it wins, the piece is gone; if it loses, you have found the enemy general.',
-            'Send the spy after the general: once you know where the enemy general is, send the spy. But a spy that always shadows your lieutenant general will be spotted and hunted.',
+            'Hunt the general with the spy: once you know where the enemy general stands, go for it with the spy. But a spy that always shadows your lieutenant general will be spotted and hunted.',
             'Narrow down from losses: a piece that beat your lieutenant is at least a captain, so attacking it with a captain cannot win.',
             'Watch how pieces move: a two-square advance means a tank, cavalry, engineer or plane; a long sideways run means an engineer; a jump over pieces or the river means a plane.',
             'Your moves talk too: a plane jumping or an engineer running sideways gives its identity away. Early on, moving one square at a time like everyone else is safer.',
