@@ -1,0 +1,257 @@
+//! The game a room referees, behind a small trait so another two-player game with hidden
+//! set-ups (shogi, later) can reuse the whole room layer.
+//!
+//! The room layer never looks inside a game: it validates set-ups, plays moves and asks for
+//! per-side views through this trait, and only ever sends what the trait hands it for one side.
+
+use std::collections::BTreeMap;
+
+use gunjin::wire::{WireSetup, WireView};
+use gunjin::{BySide, Deployment, Game, GameRecord, Kind, MoveError, Ruleset, Setup, Side, Square};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::protocol::ErrorCode;
+
+/// A refusal from the game: a stable code, a readable message and optional details.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refusal {
+    pub code: ErrorCode,
+    pub message: String,
+    pub details: Option<serde_json::Value>,
+}
+
+impl Refusal {
+    /// A refusal without details.
+    #[must_use]
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+            details: None,
+        }
+    }
+}
+
+/// A two-player game with hidden set-ups, refereed by a room.
+///
+/// Contract: [`RefereeGame::view`], [`RefereeGame::legal`] and the deployment's serialization
+/// hold only what that side may know; [`RefereeGame::Ply`] and [`RefereeGame::Status`] are public
+/// to both sides. The room layer relies on it and sends nothing else about the game.
+pub trait RefereeGame: Sized + Send + 'static {
+    /// Stable id stored with each room.
+    const ID: &'static str;
+    /// A set-up as a client sends it (may be illegal).
+    type Setup: DeserializeOwned + Send;
+    /// A validated set-up of one side. It is shown only to its owner, and stored.
+    type Deployment: Clone + Send + Serialize + DeserializeOwned + 'static;
+    /// A move as a client sends it; stored per ply and replayed after a restart.
+    type Move: Copy + Send + Serialize + DeserializeOwned;
+    /// One ply as both players may see it.
+    type Ply: Clone + Serialize;
+    /// What one side may know of the game.
+    type View: Serialize;
+    /// The legal moves of the side to move.
+    type Legal: Serialize;
+    /// Whether the game goes on, and how it ended; public.
+    type Status: Serialize;
+    /// The full record, stored when a game ends.
+    type Record: Serialize;
+
+    /// Validates `side`'s set-up.
+    ///
+    /// # Errors
+    /// A [`Refusal`] with [`ErrorCode::InvalidSetup`] naming what is wrong.
+    fn validate(side: Side, setup: &Self::Setup) -> Result<Self::Deployment, Refusal>;
+    /// The side a deployment belongs to.
+    fn deployment_side(deployment: &Self::Deployment) -> Side;
+    /// Starts a game from both deployments.
+    ///
+    /// # Errors
+    /// A [`Refusal`] if the deployments do not fit together.
+    fn start(deployments: BySide<Self::Deployment>) -> Result<Self, Refusal>;
+    /// The side to move.
+    fn to_move(&self) -> Side;
+    /// Whether the game has ended.
+    fn is_over(&self) -> bool;
+    /// The public status.
+    fn status(&self) -> Self::Status;
+    /// Plays a move of the side to move.
+    ///
+    /// # Errors
+    /// [`ErrorCode::IllegalMove`] or [`ErrorCode::NotPlaying`]; the game is unchanged then.
+    fn play(&mut self, mv: Self::Move) -> Result<Self::Ply, Refusal>;
+    /// `side` resigns.
+    ///
+    /// # Errors
+    /// [`ErrorCode::NotPlaying`] if the game is over.
+    fn resign(&mut self, side: Side) -> Result<(), Refusal>;
+    /// The side that resigned, if any.
+    fn resigned(&self) -> Option<Side>;
+    /// What `side` may know (everything once the game is over).
+    fn view(&self, side: Side) -> Self::View;
+    /// The legal moves, if `side` is to move in a game that goes on.
+    fn legal(&self, side: Side) -> Option<Self::Legal>;
+    /// The record of the game.
+    fn record(&self) -> Self::Record;
+}
+
+/// Gunjin Shogi as refereed in rooms, standard rules.
+#[derive(Clone, Debug)]
+pub struct Gunjin(Game);
+
+/// A validated gunjin deployment as stored and as shown to its owner:
+/// `{"side":"sente","pieces":{"a1":"general",…}}`. Deserializing validates it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "WireDeployment", into = "WireDeployment")]
+pub struct GunjinDeployment(Deployment);
+
+/// The stored shape of a [`GunjinDeployment`].
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct WireDeployment {
+    pub side: Side,
+    pub pieces: BTreeMap<Square, Kind>,
+}
+
+impl TryFrom<WireDeployment> for GunjinDeployment {
+    type Error = gunjin::SetupError;
+
+    fn try_from(w: WireDeployment) -> Result<Self, Self::Error> {
+        let setup = Setup {
+            pieces: w.pieces.into_iter().collect(),
+            unparsed: Vec::new(),
+        };
+        Deployment::new(w.side, &setup, &Ruleset::STANDARD).map(GunjinDeployment)
+    }
+}
+
+impl From<GunjinDeployment> for WireDeployment {
+    fn from(d: GunjinDeployment) -> Self {
+        WireDeployment {
+            side: d.0.side(),
+            pieces: d.0.to_wire(),
+        }
+    }
+}
+
+impl GunjinDeployment {
+    /// The engine's deployment.
+    #[must_use]
+    pub fn deployment(&self) -> &Deployment {
+        &self.0
+    }
+}
+
+/// A move on the wire: `{"from":"b3","to":"b4"}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireMove {
+    pub from: Square,
+    pub to: Square,
+}
+
+impl From<WireMove> for gunjin::Move {
+    fn from(m: WireMove) -> Self {
+        gunjin::Move {
+            from: m.from,
+            to: m.to,
+        }
+    }
+}
+
+impl Gunjin {
+    /// The engine's game.
+    #[must_use]
+    pub fn game(&self) -> &Game {
+        &self.0
+    }
+}
+
+fn move_refusal(e: MoveError) -> Refusal {
+    match e {
+        MoveError::GameOver => Refusal::new(ErrorCode::NotPlaying, "the game is over"),
+        MoveError::Illegal { .. } => Refusal::new(ErrorCode::IllegalMove, e.to_string()),
+    }
+}
+
+impl RefereeGame for Gunjin {
+    const ID: &'static str = "gunjin";
+    type Setup = WireSetup;
+    type Deployment = GunjinDeployment;
+    type Move = WireMove;
+    type Ply = gunjin::Ply;
+    type View = WireView;
+    type Legal = Vec<gunjin::Move>;
+    type Status = gunjin::Status;
+    type Record = GameRecord;
+
+    fn validate(side: Side, setup: &WireSetup) -> Result<GunjinDeployment, Refusal> {
+        Deployment::new(side, &Setup::from_wire(setup), &Ruleset::STANDARD)
+            .map(GunjinDeployment)
+            .map_err(|e| {
+                let violations: Vec<_> = e
+                    .violations
+                    .iter()
+                    .map(|v| serde_json::json!({"rule": v.rule_id(), "message": v.to_string()}))
+                    .collect();
+                Refusal {
+                    code: ErrorCode::InvalidSetup,
+                    message: e.to_string(),
+                    details: Some(serde_json::json!({ "violations": violations })),
+                }
+            })
+    }
+
+    fn deployment_side(d: &GunjinDeployment) -> Side {
+        d.0.side()
+    }
+
+    fn start(deployments: BySide<GunjinDeployment>) -> Result<Gunjin, Refusal> {
+        Game::new(
+            Ruleset::STANDARD,
+            BySide {
+                sente: deployments.sente.0,
+                gote: deployments.gote.0,
+            },
+        )
+        .map(Gunjin)
+        .map_err(|e| Refusal::new(ErrorCode::InvalidSetup, e.to_string()))
+    }
+
+    fn to_move(&self) -> Side {
+        self.0.position().to_move()
+    }
+
+    fn is_over(&self) -> bool {
+        !self.0.status().is_ongoing()
+    }
+
+    fn status(&self) -> gunjin::Status {
+        self.0.status()
+    }
+
+    fn play(&mut self, mv: WireMove) -> Result<gunjin::Ply, Refusal> {
+        self.0.play(mv.into()).map_err(move_refusal)
+    }
+
+    fn resign(&mut self, side: Side) -> Result<(), Refusal> {
+        self.0.resign(side).map(|_| ()).map_err(move_refusal)
+    }
+
+    fn resigned(&self) -> Option<Side> {
+        self.0.resigned()
+    }
+
+    fn view(&self, side: Side) -> WireView {
+        WireView::from(&self.0.view(side))
+    }
+
+    fn legal(&self, side: Side) -> Option<Vec<gunjin::Move>> {
+        let on = self.0.status().is_ongoing() && self.to_move() == side;
+        on.then(|| self.0.position().legal_moves().to_vec())
+    }
+
+    fn record(&self) -> GameRecord {
+        self.0.record()
+    }
+}

@@ -1,0 +1,157 @@
+//! Room ids and seat tokens: random, unguessable, URL-safe.
+
+use std::fmt;
+
+/// Random bytes in a room id (128 bits).
+pub const ROOM_ID_BYTES: usize = 16;
+/// Random bytes in a seat token (256 bits).
+pub const TOKEN_BYTES: usize = 32;
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/// The operating system gave no randomness.
+#[derive(Debug, thiserror::Error)]
+#[error("no randomness available: {0}")]
+pub struct RandomError(String);
+
+fn random_text(len: usize) -> Result<String, RandomError> {
+    let mut bytes = vec![0u8; len];
+    getrandom::fill(&mut bytes).map_err(|e| RandomError(e.to_string()))?;
+    Ok(base64url(&bytes))
+}
+
+/// Unpadded base64url.
+fn base64url(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        let chars = chunk.len() + 1;
+        for i in 0..chars {
+            let idx = (n >> (18 - 6 * i)) & 63;
+            out.push(char::from(ALPHABET[idx as usize]));
+        }
+    }
+    out
+}
+
+fn is_base64url(s: &str, bytes: usize) -> bool {
+    let len = (bytes * 4).div_ceil(3);
+    s.len() == len && s.bytes().all(|c| ALPHABET.contains(&c))
+}
+
+/// A room's id: 128 random bits, 22 URL-safe characters. It is the room's address, so logs show
+/// only [`RoomId::short`].
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RoomId(String);
+
+impl RoomId {
+    /// A fresh random id.
+    ///
+    /// # Errors
+    /// [`RandomError`] if the system has no randomness.
+    pub fn random() -> Result<RoomId, RandomError> {
+        random_text(ROOM_ID_BYTES).map(RoomId)
+    }
+
+    /// Parses an id from a URL; `None` if it cannot be one.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<RoomId> {
+        is_base64url(s, ROOM_ID_BYTES).then(|| RoomId(s.to_owned()))
+    }
+
+    /// The full id.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The first characters, for logs.
+    #[must_use]
+    pub fn short(&self) -> &str {
+        self.0.get(..6).unwrap_or(&self.0)
+    }
+}
+
+impl fmt::Debug for RoomId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RoomId({}…)", self.short())
+    }
+}
+
+/// A seat's secret: 256 random bits. Its `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct Token(String);
+
+impl Token {
+    /// A fresh random token.
+    ///
+    /// # Errors
+    /// [`RandomError`] if the system has no randomness.
+    pub fn random() -> Result<Token, RandomError> {
+        random_text(TOKEN_BYTES).map(Token)
+    }
+
+    /// The secret itself, for the one reply that hands it to its owner.
+    #[must_use]
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+
+    /// Compares with a presented token in time independent of where they differ.
+    #[must_use]
+    pub fn matches(&self, presented: &str) -> bool {
+        let a = self.0.as_bytes();
+        let b = presented.as_bytes();
+        if a.len() != b.len() {
+            return false;
+        }
+        a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+}
+
+impl fmt::Debug for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Token(…)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_22_url_safe_chars_and_parse_back() {
+        let id = RoomId::random().unwrap();
+        assert_eq!(id.as_str().len(), 22);
+        assert_eq!(RoomId::parse(id.as_str()), Some(id.clone()));
+        assert_ne!(RoomId::random().unwrap(), id);
+        assert_eq!(RoomId::parse("short"), None);
+        assert_eq!(RoomId::parse("AAAAAAAAAAAAAAAAAAAAA/"), None);
+    }
+
+    #[test]
+    fn base64url_known_values() {
+        assert_eq!(base64url(b"f"), "Zg");
+        assert_eq!(base64url(b"fo"), "Zm8");
+        assert_eq!(base64url(b"foo"), "Zm9v");
+        assert_eq!(base64url(&[0xfb, 0xff]), "-_8");
+    }
+
+    #[test]
+    fn tokens_match_only_themselves_and_hide_in_debug() {
+        let t = Token::random().unwrap();
+        assert_eq!(t.expose().len(), 43);
+        assert!(t.matches(t.expose()));
+        assert!(!t.matches("x"));
+        let mut other = t.expose().to_owned();
+        other.replace_range(0..1, if other.starts_with('A') { "B" } else { "A" });
+        assert!(!t.matches(&other));
+        assert!(!format!("{t:?}").contains(t.expose()));
+    }
+}

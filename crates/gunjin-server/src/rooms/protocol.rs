@@ -1,0 +1,287 @@
+//! The two closed message sets of a room's WebSocket, parsed once at the edge.
+//! `docs/protocol.md` is the reference for clients.
+
+use gunjin::Side;
+use serde::{Deserialize, Serialize};
+
+use super::game::RefereeGame;
+
+/// The two seats of a room: the creator (`host`, sente in the first game) and the friend who
+/// joined (`guest`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Seat {
+    Host,
+    Guest,
+}
+
+impl Seat {
+    /// Both seats.
+    pub const ALL: [Seat; 2] = [Seat::Host, Seat::Guest];
+
+    /// The other seat.
+    #[must_use]
+    pub const fn other(self) -> Seat {
+        match self {
+            Seat::Host => Seat::Guest,
+            Seat::Guest => Seat::Host,
+        }
+    }
+
+    /// 0 for the host, 1 for the guest.
+    #[must_use]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// Stable id.
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Seat::Host => "host",
+            Seat::Guest => "guest",
+        }
+    }
+}
+
+/// Every error a client can be told, with its stable id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    /// The frame is not JSON text.
+    BadJson,
+    /// JSON of the wrong shape: unknown `t`, a missing, mistyped or unknown field.
+    BadRequest,
+    /// The frame is longer than the protocol allows.
+    TooLarge,
+    /// Too many messages too fast; this one was dropped.
+    RateLimited,
+    /// A message other than `hello` before a successful `hello`.
+    NotAuthenticated,
+    /// A second `hello` on the same connection.
+    AlreadyAuthenticated,
+    /// The token is not one of this room's seat tokens.
+    BadToken,
+    /// No such room (never existed, expired, or a malformed id).
+    NoRoom,
+    /// Both seats are taken.
+    RoomFull,
+    /// The room was closed (see the `closed` event); no more play.
+    RoomClosed,
+    /// The set-up breaks a rule; `details.violations` lists each.
+    InvalidSetup,
+    /// `arrange`/`unarrange` outside the arranging phase.
+    NotArranging,
+    /// `move`/`resign` when no game is being played.
+    NotPlaying,
+    /// A move when the other side is to move.
+    NotYourTurn,
+    /// A move whose `v` is not the player's latest version: the client missed events.
+    StaleVersion,
+    /// The move breaks the rules.
+    IllegalMove,
+    /// `rematch` before the game has ended.
+    NotFinished,
+    /// `abandon` without a standing offer (the opponent has not been away long enough).
+    NotOffered,
+    /// A request from a page of another site (HTTP 403, before any WebSocket).
+    ForbiddenOrigin,
+    /// The server failed; the request may be retried.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The HTTP status for this error on the HTTP endpoints.
+    #[must_use]
+    pub fn http_status(self) -> u16 {
+        match self {
+            ErrorCode::NoRoom => 404,
+            ErrorCode::RoomFull => 409,
+            ErrorCode::RoomClosed => 410,
+            ErrorCode::ForbiddenOrigin => 403,
+            ErrorCode::Internal => 500,
+            ErrorCode::RateLimited => 429,
+            _ => 400,
+        }
+    }
+}
+
+/// Client → server.
+#[derive(Deserialize)]
+#[serde(tag = "t", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(bound(deserialize = ""))]
+pub enum ClientMsg<G: RefereeGame> {
+    /// Takes the seat the token belongs to. `since`: the last version this client holds (0:
+    /// none); the server replays what follows or sends a `sync`.
+    Hello {
+        token: String,
+        #[serde(default)]
+        since: u64,
+    },
+    /// Confirms a set-up ("confirm and wait"); replaces an earlier one.
+    Arrange { setup: G::Setup },
+    /// Withdraws the confirmed set-up while the game has not started.
+    Unarrange,
+    /// Plays a move. `v` is the latest version the client holds.
+    Move {
+        #[serde(rename = "move")]
+        mv: G::Move,
+        v: u64,
+    },
+    /// Resigns the game being played.
+    Resign,
+    /// Asks for (or accepts) another game with sides swapped.
+    Rematch,
+    /// Takes the standing CPU offer: closes the room, ending the game unfinished.
+    Abandon,
+    /// Asks for a full `sync`.
+    Sync,
+    /// Asks for a `pong`.
+    Ping,
+}
+
+/// Which player an event is about, seen from its recipient.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Who {
+    You,
+    Opponent,
+}
+
+/// Whether the opponent is there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Presence {
+    /// No one has joined the guest seat yet.
+    None,
+    /// The opponent has a live connection.
+    Connected,
+    /// The opponent has a seat but no live connection.
+    Away,
+}
+
+/// Why a room closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CloseReason {
+    /// A player took the CPU offer while the opponent was away.
+    Abandoned,
+    /// 30 minutes with nobody connected, or 24 hours after creation.
+    Expired,
+}
+
+/// The phase of a room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseId {
+    Arranging,
+    Playing,
+    Finished,
+    Closed,
+}
+
+/// Rematch requests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchState {
+    pub you: bool,
+    pub opponent: bool,
+}
+
+/// A whole room as one player may know it.
+#[derive(Serialize)]
+#[serde(bound(serialize = ""))]
+pub struct RoomSync<G: RefereeGame> {
+    pub seat: Seat,
+    pub phase: PhaseId,
+    /// The game's number in this room, from 1.
+    pub game: u32,
+    /// The recipient's side in that game.
+    pub side: Side,
+    pub opponent: Presence,
+    pub you_ready: bool,
+    pub opponent_ready: bool,
+    /// The recipient's confirmed set-up, while arranging.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<G::Deployment>,
+    /// The recipient's view, while playing or after the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<G::View>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<G::Legal>,
+    pub rematch: RematchState,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed: Option<CloseReason>,
+    pub cpu_offer: bool,
+}
+
+/// Server → client. The variants with `v` are the player's versioned events (gapless from 1);
+/// the others are replies and notices that carry no version of their own.
+#[derive(Serialize)]
+#[serde(tag = "t", rename_all = "snake_case")]
+#[serde(bound(serialize = ""))]
+pub enum ServerMsg<G: RefereeGame> {
+    /// Versioned: the friend took the guest seat (to the host).
+    Joined { v: u64 },
+    /// Versioned: a game's arranging phase opened; you play `side`.
+    Arranging { v: u64, game: u32, side: Side },
+    /// Versioned: `who` confirmed (`ready: true`) or withdrew a set-up.
+    Ready { v: u64, who: Who, ready: bool },
+    /// Versioned: the game began; your view, and your legal moves if you move first.
+    Started {
+        v: u64,
+        game: u32,
+        side: Side,
+        view: G::View,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        legal: Option<G::Legal>,
+    },
+    /// Versioned: a ply was played (by either side).
+    Moved {
+        v: u64,
+        ply: G::Ply,
+        to_move: Side,
+        status: G::Status,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        legal: Option<G::Legal>,
+    },
+    /// Versioned: the game ended; the view reveals everything.
+    Ended {
+        v: u64,
+        status: G::Status,
+        view: G::View,
+    },
+    /// Versioned: `who` asked for another game with sides swapped.
+    Rematch { v: u64, who: Who },
+    /// Versioned: the room closed.
+    Closed { v: u64, reason: CloseReason },
+    /// After `hello`: you hold `seat`; replayed events follow (if any).
+    Welcome { v: u64, seat: Seat },
+    /// The whole room as you may know it; your version is now `v`.
+    Sync { v: u64, room: RoomSync<G> },
+    /// The opponent's connection changed.
+    Presence { opponent: Presence },
+    /// The opponent has been away for the offer delay: you may `abandon` and play the CPU.
+    CpuOffer,
+    /// Reply to `ping`.
+    Pong,
+    /// A request was refused; nothing changed.
+    Error {
+        code: ErrorCode,
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        details: Option<serde_json::Value>,
+    },
+}
+
+/// Why a frame could not be read.
+pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
+    serde_json::from_str(text).map_err(|e| {
+        let code = match e.classify() {
+            serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
+                ErrorCode::BadJson
+            }
+            _ => ErrorCode::BadRequest,
+        };
+        (code, e.to_string())
+    })
+}

@@ -1,0 +1,407 @@
+//! SQLite persistence: one thread owns the connection and commits writes in batches; every
+//! room waits for its write to be committed before it tells the players.
+//!
+//! Tables: `rooms` (one row per room: times, per-seat versions and a JSON snapshot of everything
+//! but the current game's plies), `plies` (the moves of each game, appended one by one) and
+//! `games` (the record of each finished game). The snapshot holds seat tokens: it never goes to
+//! a log.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::{mpsc, oneshot};
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("database: {0}")]
+    Failed(String),
+    #[error("the storage thread has stopped")]
+    Stopped,
+    #[error("could not start the storage thread: {0}")]
+    Thread(#[from] std::io::Error),
+}
+
+/// One write.
+#[derive(Debug)]
+pub enum Write {
+    /// Inserts or replaces a room's row.
+    Room {
+        id: String,
+        game: &'static str,
+        created_at: u64,
+        empty_since: Option<u64>,
+        versions: [u64; 2],
+        snapshot: String,
+    },
+    /// Appends a ply and updates the versions.
+    Ply {
+        id: String,
+        game_no: u32,
+        index: u32,
+        mv: String,
+        versions: [u64; 2],
+    },
+    /// The record of a finished game.
+    Record {
+        id: String,
+        game_no: u32,
+        record: String,
+    },
+    /// When the room became empty (`None`: someone is connected).
+    EmptySince { id: String, at: Option<u64> },
+    /// Removes a room with its plies and records.
+    Delete { id: String },
+}
+
+/// A stored room as read back.
+#[derive(Debug)]
+pub struct StoredRoom {
+    pub game: String,
+    pub created_at: u64,
+    pub empty_since: Option<u64>,
+    pub versions: [u64; 2],
+    pub snapshot: String,
+    /// The moves of game `game_no` (as asked), in order.
+    pub plies: Vec<String>,
+}
+
+enum Req {
+    Write {
+        writes: Vec<Write>,
+        ack: oneshot::Sender<Result<(), String>>,
+    },
+    Load {
+        id: String,
+        game_no_of: fn(&str) -> Option<u32>,
+        reply: oneshot::Sender<Result<Option<StoredRoom>, String>>,
+    },
+    Expired {
+        created_before: u64,
+        empty_before: u64,
+        reply: oneshot::Sender<Result<Vec<String>, String>>,
+    },
+    Count {
+        reply: oneshot::Sender<Result<u64, String>>,
+    },
+}
+
+/// A handle on the storage thread.
+#[derive(Clone)]
+pub struct Store {
+    tx: mpsc::Sender<Req>,
+}
+
+const SCHEMA: &str = "
+PRAGMA journal_mode = WAL;
+PRAGMA synchronous = NORMAL;
+CREATE TABLE IF NOT EXISTS rooms (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    empty_since INTEGER,
+    v_host INTEGER NOT NULL,
+    v_guest INTEGER NOT NULL,
+    snapshot TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS plies (
+    room TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    PRIMARY KEY (room, game_no, idx)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS games (
+    room TEXT NOT NULL,
+    game_no INTEGER NOT NULL,
+    record TEXT NOT NULL,
+    PRIMARY KEY (room, game_no)
+) WITHOUT ROWID;
+";
+
+const MAX_BATCH: usize = 512;
+
+fn to_i64(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn to_u64(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path` and starts the storage thread. Rooms whose
+    /// connections were cut by a stop count as empty from `now_ms`.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the file cannot be opened or the schema cannot be created.
+    pub fn open(path: &Path, now_ms: u64) -> Result<Store, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        conn.execute(
+            "UPDATE rooms SET empty_since = ?1 WHERE empty_since IS NULL",
+            params![to_i64(now_ms)],
+        )?;
+        let (tx, rx) = mpsc::channel(4096);
+        std::thread::Builder::new()
+            .name("rooms-store".into())
+            .spawn(move || run(conn, rx))?;
+        Ok(Store { tx })
+    }
+
+    async fn ask<T>(
+        &self,
+        make: impl FnOnce(oneshot::Sender<Result<T, String>>) -> Req,
+    ) -> Result<T, StoreError> {
+        let (reply, rx) = oneshot::channel();
+        self.tx
+            .send(make(reply))
+            .await
+            .map_err(|_| StoreError::Stopped)?;
+        match rx.await {
+            Ok(Ok(v)) => Ok(v),
+            Ok(Err(message)) => Err(StoreError::Failed(message)),
+            Err(_) => Err(StoreError::Stopped),
+        }
+    }
+
+    /// Commits `writes` (together with whatever else is waiting) and returns once they are on
+    /// disk as far as a killed process is concerned.
+    ///
+    /// # Errors
+    /// [`StoreError`] if the transaction failed; nothing of it is stored then.
+    pub async fn write(&self, writes: Vec<Write>) -> Result<(), StoreError> {
+        if writes.is_empty() {
+            return Ok(());
+        }
+        self.ask(|ack| Req::Write { writes, ack }).await
+    }
+
+    /// Reads a room and the plies of its current game (`game_no_of` reads the game number out
+    /// of the snapshot).
+    ///
+    /// # Errors
+    /// [`StoreError`] on a database failure.
+    pub async fn load(
+        &self,
+        id: &str,
+        game_no_of: fn(&str) -> Option<u32>,
+    ) -> Result<Option<StoredRoom>, StoreError> {
+        let id = id.to_owned();
+        self.ask(|reply| Req::Load {
+            id,
+            game_no_of,
+            reply,
+        })
+        .await
+    }
+
+    /// Ids of stored rooms created before `created_before` or empty since before
+    /// `empty_before`.
+    ///
+    /// # Errors
+    /// [`StoreError`] on a database failure.
+    pub async fn expired(
+        &self,
+        created_before: u64,
+        empty_before: u64,
+    ) -> Result<Vec<String>, StoreError> {
+        self.ask(|reply| Req::Expired {
+            created_before,
+            empty_before,
+            reply,
+        })
+        .await
+    }
+
+    /// How many rooms are stored.
+    ///
+    /// # Errors
+    /// [`StoreError`] on a database failure.
+    pub async fn count(&self) -> Result<u64, StoreError> {
+        self.ask(|reply| Req::Count { reply }).await
+    }
+}
+
+type Acks = Vec<oneshot::Sender<Result<(), String>>>;
+
+fn flush(conn: &mut Connection, writes: &mut Vec<Write>, acks: &mut Acks) {
+    if acks.is_empty() {
+        return;
+    }
+    let result = apply(conn, writes).map_err(|e| {
+        tracing::error!(error = %e, "rooms store: write failed");
+        e.to_string()
+    });
+    writes.clear();
+    for ack in acks.drain(..) {
+        let _ = ack.send(result.clone());
+    }
+}
+
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Req>) {
+    let mut writes = Vec::new();
+    let mut acks: Acks = Vec::new();
+    while let Some(first) = rx.blocking_recv() {
+        let mut next = Some(first);
+        while let Some(req) = next.take() {
+            if !matches!(req, Req::Write { .. }) {
+                // Reads see every write sent before them.
+                flush(&mut conn, &mut writes, &mut acks);
+            }
+            match req {
+                Req::Write { writes: w, ack } => {
+                    writes.extend(w);
+                    acks.push(ack);
+                }
+                Req::Load {
+                    id,
+                    game_no_of,
+                    reply,
+                } => {
+                    let _ = reply.send(load(&conn, &id, game_no_of).map_err(|e| e.to_string()));
+                }
+                Req::Expired {
+                    created_before,
+                    empty_before,
+                    reply,
+                } => {
+                    let _ = reply.send(
+                        expired(&conn, created_before, empty_before).map_err(|e| e.to_string()),
+                    );
+                }
+                Req::Count { reply } => {
+                    let n = conn
+                        .query_row("SELECT COUNT(*) FROM rooms", [], |r| r.get::<_, i64>(0))
+                        .map(to_u64)
+                        .map_err(|e| e.to_string());
+                    let _ = reply.send(n);
+                }
+            }
+            if acks.len() < MAX_BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        flush(&mut conn, &mut writes, &mut acks);
+    }
+}
+
+fn apply(conn: &mut Connection, writes: &[Write]) -> rusqlite::Result<()> {
+    let tx = conn.transaction()?;
+    for w in writes {
+        match w {
+            Write::Room {
+                id,
+                game,
+                created_at,
+                empty_since,
+                versions,
+                snapshot,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO rooms
+                     (id, game, created_at, empty_since, v_host, v_guest, snapshot)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                )?
+                .execute(params![
+                    id,
+                    game,
+                    to_i64(*created_at),
+                    empty_since.map(to_i64),
+                    to_i64(versions[0]),
+                    to_i64(versions[1]),
+                    snapshot
+                ])?;
+            }
+            Write::Ply {
+                id,
+                game_no,
+                index,
+                mv,
+                versions,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO plies (room, game_no, idx, mv) VALUES (?1, ?2, ?3, ?4)",
+                )?
+                .execute(params![id, game_no, index, mv])?;
+                tx.prepare_cached("UPDATE rooms SET v_host = ?2, v_guest = ?3 WHERE id = ?1")?
+                    .execute(params![id, to_i64(versions[0]), to_i64(versions[1])])?;
+            }
+            Write::Record {
+                id,
+                game_no,
+                record,
+            } => {
+                tx.prepare_cached(
+                    "INSERT OR REPLACE INTO games (room, game_no, record) VALUES (?1, ?2, ?3)",
+                )?
+                .execute(params![id, game_no, record])?;
+            }
+            Write::EmptySince { id, at } => {
+                tx.prepare_cached("UPDATE rooms SET empty_since = ?2 WHERE id = ?1")?
+                    .execute(params![id, at.map(to_i64)])?;
+            }
+            Write::Delete { id } => {
+                for sql in [
+                    "DELETE FROM rooms WHERE id = ?1",
+                    "DELETE FROM plies WHERE room = ?1",
+                    "DELETE FROM games WHERE room = ?1",
+                ] {
+                    tx.prepare_cached(sql)?.execute(params![id])?;
+                }
+            }
+        }
+    }
+    tx.commit()
+}
+
+fn load(
+    conn: &Connection,
+    id: &str,
+    game_no_of: fn(&str) -> Option<u32>,
+) -> rusqlite::Result<Option<StoredRoom>> {
+    let row = conn
+        .query_row(
+            "SELECT game, created_at, empty_since, v_host, v_guest, snapshot FROM rooms WHERE id = ?1",
+            params![id],
+            |r| {
+                Ok(StoredRoom {
+                    game: r.get(0)?,
+                    created_at: to_u64(r.get(1)?),
+                    empty_since: r.get::<_, Option<i64>>(2)?.map(to_u64),
+                    versions: [to_u64(r.get(3)?), to_u64(r.get(4)?)],
+                    snapshot: r.get(5)?,
+                    plies: Vec::new(),
+                })
+            },
+        )
+        .optional()?;
+    let Some(mut room) = row else {
+        return Ok(None);
+    };
+    if let Some(game_no) = game_no_of(&room.snapshot) {
+        let mut stmt = conn
+            .prepare_cached("SELECT mv FROM plies WHERE room = ?1 AND game_no = ?2 ORDER BY idx")?;
+        room.plies = stmt
+            .query_map(params![id, game_no], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+    }
+    Ok(Some(room))
+}
+
+fn expired(
+    conn: &Connection,
+    created_before: u64,
+    empty_before: u64,
+) -> rusqlite::Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id FROM rooms WHERE created_at <= ?1 OR (empty_since IS NOT NULL AND empty_since <= ?2)",
+    )?;
+    stmt.query_map(params![to_i64(created_before), to_i64(empty_before)], |r| {
+        r.get(0)
+    })?
+    .collect()
+}

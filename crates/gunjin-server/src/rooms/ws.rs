@@ -1,0 +1,329 @@
+//! The edge: HTTP endpoints to create, inspect and join rooms, and the WebSocket each seat
+//! plays through. Frames are checked (origin, size, rate) and parsed here, once; rooms only see
+//! typed messages.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use futures_util::{SinkExt, StreamExt};
+use tokio::sync::{Notify, mpsc, oneshot};
+
+use super::game::RefereeGame;
+use super::ids::RoomId;
+use super::protocol::{ClientMsg, ErrorCode, Seat, parse_client};
+use super::room::{Cmd, ConnHandle, Out};
+use super::{RoomError, RoomsConfig, RoomsState};
+
+/// The room routes, ready to merge into the server's router:
+///
+/// - `POST /api/rooms` → `201 {"room","seat":"host","token"}`
+/// - `GET /api/rooms/{id}` → `{"room","state":"open"|"full"|"closed"}`
+/// - `POST /api/rooms/{id}/join` → `{"room","seat":"guest","token"}`
+/// - `GET /ws/rooms/{id}` → the WebSocket (see `docs/protocol.md`)
+pub fn router<G: RefereeGame>(state: RoomsState<G>) -> Router {
+    Router::new()
+        .route("/api/rooms", post(create::<G>))
+        .route("/api/rooms/{id}", get(info::<G>))
+        .route("/api/rooms/{id}/join", post(join::<G>))
+        .route("/ws/rooms/{id}", get(socket::<G>))
+        .with_state(state)
+}
+
+fn http_error(code: ErrorCode, message: &str) -> Response {
+    let status = StatusCode::from_u16(code.http_status()).unwrap_or(StatusCode::BAD_REQUEST);
+    let body = serde_json::json!({ "error": { "code": code, "message": message } });
+    (status, axum::Json(body)).into_response()
+}
+
+fn room_error(RoomError(code): RoomError) -> Response {
+    let message = match code {
+        ErrorCode::NoRoom => "no such room (it may have expired)",
+        ErrorCode::RoomFull => "both seats of this room are taken",
+        ErrorCode::RoomClosed => "this room is closed",
+        _ => "the server failed",
+    };
+    http_error(code, message)
+}
+
+/// Whether a browser page of this origin may use the room API.
+fn origin_allowed(config: &RoomsConfig, headers: &HeaderMap) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return true;
+    };
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    if !config.allowed_origins.is_empty() {
+        return config.allowed_origins.iter().any(|o| o == origin);
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let authority = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
+}
+
+fn forbidden() -> Response {
+    http_error(
+        ErrorCode::ForbiddenOrigin,
+        "requests from this origin are not allowed",
+    )
+}
+
+async fn create<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    headers: HeaderMap,
+) -> Response {
+    if !origin_allowed(state.config(), &headers) {
+        return forbidden();
+    }
+    match state.create().await {
+        Ok((id, token)) => (
+            StatusCode::CREATED,
+            axum::Json(serde_json::json!({
+                "room": id.as_str(), "seat": Seat::Host, "token": token.expose()
+            })),
+        )
+            .into_response(),
+        Err(e) => room_error(e),
+    }
+}
+
+async fn info<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !origin_allowed(state.config(), &headers) {
+        return forbidden();
+    }
+    let Some(id) = RoomId::parse(&id) else {
+        return room_error(RoomError(ErrorCode::NoRoom));
+    };
+    match state.info(&id).await {
+        Ok(info) => {
+            axum::Json(serde_json::json!({ "room": id.as_str(), "state": info })).into_response()
+        }
+        Err(e) => room_error(e),
+    }
+}
+
+async fn join<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+) -> Response {
+    if !origin_allowed(state.config(), &headers) {
+        return forbidden();
+    }
+    let Some(id) = RoomId::parse(&id) else {
+        return room_error(RoomError(ErrorCode::NoRoom));
+    };
+    match state.join(&id).await {
+        Ok(token) => axum::Json(serde_json::json!({
+            "room": id.as_str(), "seat": Seat::Guest, "token": token.expose()
+        }))
+        .into_response(),
+        Err(e) => room_error(e),
+    }
+}
+
+async fn socket<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    if !origin_allowed(state.config(), &headers) {
+        return forbidden();
+    }
+    let max = state.config().max_frame;
+    ws.max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| connection(state, RoomId::parse(&id), socket))
+}
+
+fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
+    let v = serde_json::json!({ "t": "error", "code": code, "message": message });
+    Utf8Bytes::from(v.to_string())
+}
+
+/// A token bucket.
+struct Bucket {
+    tokens: f64,
+    cap: f64,
+    per_sec: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    fn new(config: &RoomsConfig) -> Bucket {
+        Bucket {
+            tokens: f64::from(config.rate_burst),
+            cap: f64::from(config.rate_burst),
+            per_sec: f64::from(config.rate_per_sec),
+            last: Instant::now(),
+        }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        let dt = now.duration_since(self.last).as_secs_f64();
+        self.tokens = (self.tokens + dt * self.per_sec).min(self.cap);
+        self.last = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+type Auth<G> = Option<(mpsc::Sender<Cmd<G>>, Seat)>;
+
+async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Out>(state.config().conn_queue);
+    let closer = Arc::new(Notify::new());
+    let conn_id = state.shared.next_conn.fetch_add(1, Ordering::Relaxed);
+    let writer = async move {
+        while let Some(Out::Text(text)) = rx.recv().await {
+            if sink.send(Message::Text(text)).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.close().await;
+    };
+    let mut writer = std::pin::pin!(writer);
+    let mut auth: Auth<G> = None;
+    let writer_done = {
+        let reader = read_loop(&state, id, &tx, conn_id, &closer, &mut stream, &mut auth);
+        tokio::select! {
+            () = &mut writer => true,
+            () = reader => false,
+        }
+    };
+    if let Some((room, seat)) = auth {
+        let _ = room
+            .send(Cmd::Detach {
+                seat,
+                conn: conn_id,
+            })
+            .await;
+    }
+    drop(tx);
+    if !writer_done {
+        // Flush what is queued (a last error, say), then close.
+        let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
+    }
+}
+
+async fn read_loop<G: RefereeGame>(
+    state: &RoomsState<G>,
+    id: Option<RoomId>,
+    tx: &mpsc::Sender<Out>,
+    conn_id: u64,
+    closer: &Arc<Notify>,
+    stream: &mut futures_util::stream::SplitStream<WebSocket>,
+    auth: &mut Auth<G>,
+) {
+    let config = state.config();
+    let mut bucket = Bucket::new(config);
+    let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
+    let say = |code: ErrorCode, message: &str| {
+        let _ = tx.try_send(Out::Text(error_text(code, message)));
+    };
+    loop {
+        let next = tokio::select! {
+            () = closer.notified() => return,
+            () = tokio::time::sleep_until(hello_deadline), if auth.is_none() => {
+                say(ErrorCode::NotAuthenticated, "no hello in time");
+                return;
+            }
+            m = stream.next() => m,
+        };
+        let Some(Ok(frame)) = next else {
+            return;
+        };
+        let text = match frame {
+            Message::Text(text) => text,
+            Message::Binary(_) => {
+                say(ErrorCode::BadJson, "frames must be JSON text");
+                continue;
+            }
+            Message::Close(_) => return,
+            Message::Ping(_) | Message::Pong(_) => continue,
+        };
+        if !bucket.take() {
+            say(
+                ErrorCode::RateLimited,
+                "too many messages; this one was dropped",
+            );
+            continue;
+        }
+        if text.as_str().len() > config.max_message {
+            say(ErrorCode::TooLarge, "the message is too long");
+            continue;
+        }
+        let msg = match parse_client::<G>(text.as_str()) {
+            Ok(msg) => msg,
+            Err((code, message)) => {
+                say(code, &message);
+                continue;
+            }
+        };
+        match (auth.as_ref(), msg) {
+            (None, ClientMsg::Hello { token, since }) => {
+                let Some(id) = &id else {
+                    say(ErrorCode::NoRoom, "no such room");
+                    continue;
+                };
+                let room = match state.room(id).await {
+                    Ok(room) => room,
+                    Err(RoomError(code)) => {
+                        say(code, "no such room (it may have expired)");
+                        continue;
+                    }
+                };
+                let (reply, answer) = oneshot::channel();
+                let conn = ConnHandle {
+                    id: conn_id,
+                    tx: tx.clone(),
+                    closer: Arc::clone(closer),
+                };
+                let cmd = Cmd::Attach {
+                    token,
+                    since,
+                    conn,
+                    reply,
+                };
+                if room.send(cmd).await.is_err() {
+                    say(ErrorCode::NoRoom, "the room is gone");
+                    continue;
+                }
+                match answer.await {
+                    Ok(Ok(seat)) => *auth = Some((room, seat)),
+                    Ok(Err(code)) => say(code, "this token holds no seat in this room"),
+                    Err(_) => say(ErrorCode::NoRoom, "the room is gone"),
+                }
+            }
+            (None, _) => say(ErrorCode::NotAuthenticated, "send hello first"),
+            (Some((room, seat)), msg) => {
+                let cmd = Cmd::Client {
+                    seat: *seat,
+                    conn: conn_id,
+                    msg,
+                };
+                if room.send(cmd).await.is_err() {
+                    say(ErrorCode::NoRoom, "the room is gone");
+                }
+            }
+        }
+    }
+}
