@@ -291,7 +291,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'Between turns a curtain covers the board. The player about to move presses the curtain’s button (start sente’s turn, or gote’s), and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then the switch button lowers the curtain again, and the device goes to the other player.',
+              text: 'Between turns a curtain covers the board. The player about to move presses “Start Sente’s turn” (or “Start Gote’s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
             },
           ],
         },
@@ -308,11 +308,11 @@ export const helpEn: HelpDocument = {
               items: [
                 'Swap: press one square (it gets a yellow frame), then another, and the two pieces change places.',
                 'Refused swaps: if a swap would put a mine or the flag on a square where it may not stand, nothing moves and the page tells you why.',
-                'Re-arrange: builds a new automatic arrangement.',
-                'Mirror: flips the current arrangement left to right.',
+                'Re-arrange automatically: builds a new automatic arrangement.',
+                'Mirror left–right: flips the current arrangement.',
                 'Previous arrangement: loads the one you last confirmed in a CPU or friend game, kept in this browser.',
-                'Undo swap: takes back the last swap.',
-                'Confirm: when you are happy, confirm to start the game.',
+                'Undo last swap: takes back the most recent swap.',
+                'Confirm this arrangement: when you are happy with it, press this to start the game.',
               ],
             },
             {
@@ -350,7 +350,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'The removed-pieces panel lists your lost pieces by name and the enemy’s only as a number.',
+              text: 'Under “Your removed pieces” your losses are listed by name; under “Enemy pieces removed” only their number is shown.',
             },
             {
               kind: 'p',
@@ -378,7 +378,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'The button-grid panel shows all 48 squares (6 columns × 8 rows) as buttons that do exactly what pressing the 3D board does. With a keyboard, move between squares with the arrow keys and press one with Enter. The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
+              text: 'The button-grid panel shows all 48 squares (6 columns × 8 rows) as buttons that do exactly what pressing the 3D board does. With a keyboard, move between squares with the arrow keys and press one with Enter (or Space). The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
             },
           ],
         },
@@ -391,7 +391,7 @@ export const helpEn: HelpDocument = {
               items: [
                 'Play again: in CPU games and two-player games on one device, starts over from arranging the pieces.',
                 'Resign: concede and end the game at once.',
-                'Choose mode: go back to choosing how to play.',
+                'Choose the mode again: go back to choosing how to play.',
               ],
             },
             {
