@@ -1,0 +1,32 @@
+//! A player that sees the whole board: for measuring the others only. Behind the `omniscient`
+//! feature, which the page and the server never enable.
+
+use gunjin::{Move, Position};
+
+use crate::budget::Budget;
+use crate::search::{FULL_WEIGHTS, Searcher, Tables};
+
+/// The advanced search run on the true position (no sampling: it knows every kind).
+#[must_use]
+pub fn choose_move_seeing_all(position: &Position, budget: &Budget<'_>) -> Option<Move> {
+    let moves = position.legal_moves();
+    if moves.len() <= 1 {
+        return moves.first().copied();
+    }
+    let tables = Tables::new();
+    let mut budget = *budget;
+    if budget.max_nodes.is_none() {
+        budget.max_nodes = Some(3_000_000);
+    }
+    let timer = budget.start();
+    let mut search = Searcher::new(&tables, FULL_WEIGHTS, &budget, &timer, 0.4);
+    let mut best = search.root_scores(position, &moves, 1)?;
+    for depth in 2..=4 {
+        match search.root_scores(position, &moves, depth) {
+            Some(s) => best = s,
+            None => break,
+        }
+    }
+    let i = (0..moves.len()).max_by_key(|&i| best[i])?;
+    Some(moves[i])
+}

@@ -1,0 +1,302 @@
+//! Choosing a move from a view: sample worlds from the belief, search each, and pick the move
+//! with the best value on average over the worlds.
+
+use gunjin::rand::{RngExt, SeedableRng, rngs::SmallRng};
+use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset};
+
+use crate::belief::Belief;
+use crate::budget::Budget;
+use crate::search::{FULL_WEIGHTS, Searcher, Tables, Weights};
+
+/// How strong the CPU plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// 初級: one ply over a couple of imagined worlds, with some randomness. Fast, plausible,
+    /// beatable.
+    Beginner,
+    /// 中級: two plies (plus battles) over several imagined worlds.
+    Intermediate,
+    /// 上級: three plies (plus battles) over as many imagined worlds as the budget allows.
+    Advanced,
+}
+
+impl Level {
+    /// Every level, weakest first.
+    pub const ALL: [Level; 3] = [Level::Beginner, Level::Intermediate, Level::Advanced];
+
+    /// Stable id (`"beginner"`, `"intermediate"`, `"advanced"`).
+    #[must_use]
+    pub const fn id(self) -> &'static str {
+        match self {
+            Level::Beginner => "beginner",
+            Level::Intermediate => "intermediate",
+            Level::Advanced => "advanced",
+        }
+    }
+
+    /// Parses a stable id.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<Level> {
+        Level::ALL.into_iter().find(|l| l.id() == id)
+    }
+
+    fn plan(self) -> Plan {
+        match self {
+            Level::Beginner => Plan {
+                worlds: 2,
+                min_worlds: 1,
+                depth: 1,
+                default_nodes: 20_000,
+                time_share: 0.2,
+                temperature: Some(120.0),
+                blunder: 0.08,
+                weights: Weights {
+                    officer_advance: 10,
+                    piece_advance: 2,
+                    hq_threat: 300,
+                },
+            },
+            Level::Intermediate => Plan {
+                worlds: 6,
+                min_worlds: 1,
+                depth: 2,
+                default_nodes: 300_000,
+                time_share: 0.4,
+                temperature: None,
+                blunder: 0.0,
+                weights: FULL_WEIGHTS,
+            },
+            Level::Advanced => Plan {
+                worlds: 64,
+                min_worlds: 2,
+                depth: 3,
+                default_nodes: 3_000_000,
+                time_share: 0.4,
+                temperature: None,
+                blunder: 0.0,
+                weights: FULL_WEIGHTS,
+            },
+        }
+    }
+}
+
+impl core::fmt::Display for Level {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.id())
+    }
+}
+
+/// How a level spends its effort.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Plan {
+    /// Worlds to search at most.
+    worlds: usize,
+    /// Worlds to finish at full depth before the time limit may stop the search.
+    min_worlds: usize,
+    depth: u8,
+    /// Node limit when the caller gives none.
+    default_nodes: u64,
+    /// Share of the time budget to use (the rest is headroom for slow machines).
+    time_share: f64,
+    /// Softmax temperature over the scores (None: always the best).
+    temperature: Option<f64>,
+    /// Chance of a random legal move.
+    blunder: f64,
+    weights: Weights,
+}
+
+/// The greedy baseline's plan: one ply over eight worlds, always the best by its evaluation.
+pub(crate) const GREEDY: Plan = Plan {
+    worlds: 8,
+    min_worlds: 1,
+    depth: 1,
+    default_nodes: 100_000,
+    time_share: 0.4,
+    temperature: None,
+    blunder: 0.0,
+    weights: FULL_WEIGHTS,
+};
+
+/// Chooses a move for the viewer from its view alone, or `None` if it is not the viewer's turn
+/// or the game is over.
+///
+/// The same view, level, budget (without a clock) and seed give the same move: the enemy's
+/// hidden kinds cannot change it, since they are not in the view.
+///
+/// ```
+/// use gunjin::{BySide, Deployment, Game, Ruleset, Side};
+/// use gunjin_ai::{choose_move, Budget, Level};
+/// let game = Game::new(Ruleset::STANDARD, BySide::new_with(|s| Deployment::auto(s, 3))).unwrap();
+/// let view = game.view(Side::Sente);
+/// let mv = choose_move(&view, Level::Beginner, &Budget::nodes(5_000), 1).unwrap();
+/// assert!(game.position().is_legal(mv));
+/// ```
+#[must_use]
+pub fn choose_move(
+    view: &PlayerView,
+    level: Level,
+    budget: &Budget<'_>,
+    seed: u64,
+) -> Option<Move> {
+    decide(view, &level.plan(), budget, seed ^ level_salt(level))
+}
+
+/// A uniformly random legal move (a baseline for the arena).
+#[must_use]
+pub fn random_move(view: &PlayerView, seed: u64) -> Option<Move> {
+    let (pos, _) = first_world(view, &mut SmallRng::seed_from_u64(seed))?;
+    let moves = pos.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    let mut rng = SmallRng::seed_from_u64(seed);
+    Some(moves[rng.random_range(0..moves.len())])
+}
+
+/// One ply over a few worlds of its own belief, always the best by the evaluation (a baseline
+/// for the arena).
+#[must_use]
+pub fn greedy_move(view: &PlayerView, budget: &Budget<'_>, seed: u64) -> Option<Move> {
+    decide(view, &GREEDY, budget, seed ^ 0x6772_6565_6479)
+}
+
+fn level_salt(level: Level) -> u64 {
+    match level {
+        Level::Beginner => 0x6265_6769,
+        Level::Intermediate => 0x696e_7465,
+        Level::Advanced => 0x6164_7661,
+    }
+}
+
+/// The viewer's pieces and a sampled enemy, as a position.
+fn world_position(view: &PlayerView, belief: &Belief, kinds: &[Kind; 23]) -> Option<Position> {
+    let me = view.side();
+    let own = view
+        .own()
+        .iter()
+        .map(|&(sq, kind)| (sq, Piece { side: me, kind }));
+    let enemy = belief.pieces().zip(kinds).filter_map(|(p, &kind)| {
+        p.square.map(|sq| {
+            (
+                sq,
+                Piece {
+                    side: me.opponent(),
+                    kind,
+                },
+            )
+        })
+    });
+    Position::from_pieces(
+        Ruleset::STANDARD,
+        own.chain(enemy),
+        view.to_move(),
+        view.plies_without_battle(),
+    )
+    .ok()
+}
+
+fn first_world(view: &PlayerView, rng: &mut SmallRng) -> Option<(Position, Belief)> {
+    if !view.status().is_ongoing() || view.to_move() != view.side() {
+        return None;
+    }
+    let belief = Belief::of_enemy(view);
+    let kinds = belief.sample(rng)?;
+    let pos = world_position(view, &belief, &kinds)?;
+    Some((pos, belief))
+}
+
+pub(crate) fn decide(
+    view: &PlayerView,
+    plan: &Plan,
+    budget: &Budget<'_>,
+    seed: u64,
+) -> Option<Move> {
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let (first, belief) = first_world(view, &mut rng)?;
+    let moves = first.legal_moves();
+    if moves.is_empty() {
+        return None;
+    }
+    if moves.len() == 1 {
+        return Some(moves[0]);
+    }
+    if plan.blunder > 0.0 && rng.random_bool(plan.blunder) {
+        return Some(moves[rng.random_range(0..moves.len())]);
+    }
+    let tables = Tables::new();
+    let mut budget = *budget;
+    if budget.max_nodes.is_none() {
+        budget.max_nodes = Some(plan.default_nodes);
+    }
+    let timer = budget.start();
+    let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
+    let mut total = vec![0i64; moves.len()];
+    let mut worlds_done = 0usize;
+
+    // A shallow pass on the first world, so there is always an answer.
+    let shallow = search.root_scores(&first, &moves, 1);
+    let mut world = Some(first);
+    for n in 0..plan.worlds {
+        let pos = match world.take() {
+            Some(p) => p,
+            None => match belief
+                .sample(&mut rng)
+                .and_then(|k| world_position(view, &belief, &k))
+            {
+                Some(p) => p,
+                None => break,
+            },
+        };
+        if n >= plan.min_worlds && search.out_of_budget() {
+            break;
+        }
+        match search.root_scores(&pos, &moves, plan.depth) {
+            Some(scores) => {
+                for (t, s) in total.iter_mut().zip(scores) {
+                    *t += i64::from(s);
+                }
+                worlds_done += 1;
+            }
+            None => break,
+        }
+    }
+    let scores: Vec<f64> = if worlds_done > 0 {
+        total
+            .iter()
+            .map(|&t| t as f64 / worlds_done as f64)
+            .collect()
+    } else if let Some(s) = shallow {
+        s.into_iter().map(f64::from).collect()
+    } else {
+        return Some(moves[rng.random_range(0..moves.len())]);
+    };
+    Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+fn pick(moves: &[Move], scores: &[f64], temperature: Option<f64>, rng: &mut SmallRng) -> Move {
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    match temperature {
+        Some(t) if t > 0.0 => {
+            let weights: Vec<f64> = scores.iter().map(|s| ((s - best) / t).exp()).collect();
+            let total: f64 = weights.iter().sum();
+            let mut x = rng.random_range(0.0..total.max(f64::MIN_POSITIVE));
+            for (mv, w) in moves.iter().zip(&weights) {
+                if x < *w {
+                    return *mv;
+                }
+                x -= w;
+            }
+            moves[moves.len() - 1]
+        }
+        _ => {
+            // Among moves within a hair of the best, choose at random (seeded).
+            let near: Vec<Move> = moves
+                .iter()
+                .zip(scores)
+                .filter(|&(_, &s)| s >= best - 0.5)
+                .map(|(m, _)| *m)
+                .collect();
+            near[rng.random_range(0..near.len())]
+        }
+    }
+}
