@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod arena;
 mod bench;
+mod bot;
 mod referee;
 
 /// Gunjin Shogi (軍人将棋) from the command line.
@@ -25,6 +27,10 @@ enum Command {
     Referee,
     /// Measure move generation and random playouts; prints one JSON object.
     Bench(bench::BenchArgs),
+    /// The CPU player over JSON lines: `setup` and `go` requests, one per line.
+    Bot,
+    /// Two players over side-swapped pairs of games; prints score, Elo and think times.
+    Arena(arena::ArenaArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +38,8 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Referee => referee::run(io::stdin().lock(), BufWriter::new(io::stdout().lock())),
         Command::Bench(args) => bench::run(&args, &mut io::stdout().lock()),
+        Command::Bot => bot::run(io::stdin().lock(), BufWriter::new(io::stdout().lock())),
+        Command::Arena(args) => arena::run(&args, &mut io::stdout().lock()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,414 @@
+//! `gunjin arena`: two players over side-swapped pairs of games from a fixed bank of
+//! deployments; prints wins, draws and losses, the score with its 95% interval, the Elo
+//! difference, an optional SPRT verdict, each player's think times, and the belief engine's
+//! Brier score against a count-only baseline.
+//!
+//! Players: the levels `beginner`, `intermediate`, `advanced`, and the baselines `random`,
+//! `greedy` and `omniscient`. The omniscient player sees the whole board and exists only here,
+//! for measurement: the bot, the page and the server cannot ask for it.
+
+use std::io::{self, Write};
+use std::time::Instant;
+
+use gunjin::rand::{SeedableRng, rngs::SmallRng};
+use gunjin::{BySide, Deployment, Game, Kind, Move, Ruleset, Side, Status};
+use gunjin_ai::{Belief, Budget, count_only_probability};
+
+use crate::bot::BotLevel;
+
+/// Options of `gunjin arena`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct ArenaArgs {
+    /// First player: beginner, intermediate, advanced, random, greedy or omniscient.
+    #[arg(long)]
+    pub a: String,
+    /// Second player.
+    #[arg(long)]
+    pub b: String,
+    /// Games to play (rounded up to whole side-swapped pairs).
+    #[arg(long, default_value_t = 200)]
+    pub games: u32,
+    /// Seed of the deployment bank and of the players' choices.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Time budget per move in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub time_ms: u64,
+    /// Node budget per move as well (makes the run reproducible when the time never binds).
+    #[arg(long)]
+    pub nodes: Option<u64>,
+    /// Run a sequential probability ratio test of H0: elo = ELO0 against H1: elo = ELO1
+    /// (alpha = beta = 0.05), e.g. `--sprt 0,100`. Stops early once decided.
+    #[arg(long, value_parser = parse_sprt)]
+    pub sprt: Option<(f64, f64)>,
+    /// Measure the belief engine every this many plies (0: never).
+    #[arg(long, default_value_t = 8)]
+    pub brier_every: u32,
+    /// Print one line per game.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
+    let (a, b) = s
+        .split_once(',')
+        .ok_or_else(|| "expected ELO0,ELO1".to_owned())?;
+    let a: f64 = a.trim().parse().map_err(|e| format!("{e}"))?;
+    let b: f64 = b.trim().parse().map_err(|e| format!("{e}"))?;
+    if b <= a {
+        return Err("ELO1 must be above ELO0".into());
+    }
+    Ok((a, b))
+}
+
+/// A player in the arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    /// Decides from its view only.
+    Fair(BotLevel),
+    /// Sees every kind: measurement only.
+    Omniscient,
+}
+
+impl Player {
+    fn parse(id: &str) -> Option<Player> {
+        if id == "omniscient" {
+            Some(Player::Omniscient)
+        } else {
+            BotLevel::from_id(id).map(Player::Fair)
+        }
+    }
+
+    fn choose(self, game: &Game, budget: &Budget<'_>, seed: u64) -> Option<Move> {
+        match self {
+            Player::Fair(level) => {
+                level.choose(&game.view(game.position().to_move()), budget, seed)
+            }
+            Player::Omniscient => {
+                gunjin_ai::omniscient::choose_move_seeing_all(game.position(), budget)
+            }
+        }
+    }
+}
+
+/// One deployment pair of the bank: the same for every run with the same seed.
+fn bank(seed: u64, pair: u32) -> BySide<Deployment> {
+    let mut rng =
+        SmallRng::seed_from_u64(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ u64::from(pair));
+    BySide::new_with(|side| Deployment::auto_with(side, &Ruleset::STANDARD, &mut rng))
+}
+
+#[derive(Default)]
+struct Tally {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    think_ms: [Vec<f64>; 2],
+    brier: f64,
+    brier_base: f64,
+    brier_n: u64,
+    plies: u64,
+}
+
+/// Runs the arena and prints its report.
+///
+/// # Errors
+/// An unknown player name, or an I/O error on `out`.
+pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
+    let bad = |id: &str| {
+        io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "unknown player {id:?}; known: beginner, intermediate, advanced, random, greedy, omniscient"
+            ),
+        )
+    };
+    let a = Player::parse(&args.a).ok_or_else(|| bad(&args.a))?;
+    let b = Player::parse(&args.b).ok_or_else(|| bad(&args.b))?;
+    let mut budget = Budget::time_ms(args.time_ms);
+    if let Some(n) = args.nodes {
+        budget = budget.and_nodes(n);
+    }
+    let pairs = args.games.div_ceil(2).max(1);
+    let mut t = Tally::default();
+    let mut verdict = None;
+    'games: for pair in 0..pairs {
+        let deployments = bank(args.seed, pair);
+        for swap in [false, true] {
+            let (sente, gote) = if swap { (b, a) } else { (a, b) };
+            let game_seed = args.seed ^ (u64::from(pair) << 20) ^ u64::from(swap);
+            let (status, plies) = play_one(
+                &deployments,
+                BySide { sente, gote },
+                &budget,
+                game_seed,
+                args.brier_every,
+                swap,
+                &mut t,
+            );
+            t.plies += plies;
+            let a_side = if swap { Side::Gote } else { Side::Sente };
+            match status.winner() {
+                Some(w) if w == a_side => t.wins += 1,
+                Some(_) => t.losses += 1,
+                None => t.draws += 1,
+            }
+            if args.verbose {
+                writeln!(
+                    out,
+                    "game {}: {} as {} vs {} — {:?} after {} plies",
+                    pair * 2 + u32::from(swap) + 1,
+                    args.a,
+                    a_side,
+                    args.b,
+                    status,
+                    plies
+                )?;
+            }
+            if let Some((e0, e1)) = args.sprt
+                && let Some(v) = sprt(&t, e0, e1)
+            {
+                verdict = Some(v);
+                break 'games;
+            }
+        }
+    }
+    report(args, &t, verdict, out)
+}
+
+/// Plays one game; records think times (index 0 for player a) and Brier scores.
+fn play_one(
+    deployments: &BySide<Deployment>,
+    players: BySide<Player>,
+    budget: &Budget<'_>,
+    seed: u64,
+    brier_every: u32,
+    swapped: bool,
+    t: &mut Tally,
+) -> (Status, u64) {
+    let Ok(mut game) = Game::new(Ruleset::STANDARD, deployments.clone()) else {
+        return (
+            Status::Draw {
+                reason: gunjin::DrawReason::NoMoves,
+            },
+            0,
+        );
+    };
+    let mut ply = 0u64;
+    while game.status().is_ongoing() && ply < 20_000 {
+        let side = game.position().to_move();
+        if brier_every > 0 && ply.is_multiple_of(u64::from(brier_every)) {
+            measure_belief(&game, side, seed ^ ply, t);
+        }
+        let who = usize::from((side == Side::Gote) != swapped);
+        let start = Instant::now();
+        let mv = players[side].choose(&game, budget, seed.wrapping_mul(31).wrapping_add(ply));
+        t.think_ms[who].push(start.elapsed().as_secs_f64() * 1000.0);
+        let Some(mv) = mv else {
+            break;
+        };
+        if game.play(mv).is_err() {
+            // A player that answers an illegal move loses at once.
+            let _ = game.resign(side);
+            break;
+        }
+        ply += 1;
+    }
+    (game.status(), ply)
+}
+
+/// Brier score of the belief engine's kind probabilities for every enemy piece on the board,
+/// and of the count-only baseline, from `side`'s view.
+fn measure_belief(game: &Game, side: Side, seed: u64, t: &mut Tally) {
+    let view = game.view(side);
+    let belief = Belief::of_enemy(&view);
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let marginals = belief.marginals(24, &mut rng);
+    for (p, probs) in belief.pieces().zip(marginals.iter()) {
+        let Some(sq) = p.square else { continue };
+        let Some(truth) = game.position().piece_at(sq) else {
+            continue;
+        };
+        let (mut b, mut base) = (0.0, 0.0);
+        for k in Kind::ALL {
+            let y = if k == truth.kind { 1.0 } else { 0.0 };
+            b += (f64::from(probs[k.index()]) - y).powi(2);
+            base += (f64::from(count_only_probability(k)) - y).powi(2);
+        }
+        t.brier += b;
+        t.brier_base += base;
+        t.brier_n += 1;
+    }
+}
+
+fn games(t: &Tally) -> f64 {
+    f64::from(t.wins + t.draws + t.losses)
+}
+
+/// Mean score of player a and the standard error of the mean.
+fn score(t: &Tally) -> (f64, f64) {
+    let n = games(t).max(1.0);
+    let s = (f64::from(t.wins) + 0.5 * f64::from(t.draws)) / n;
+    let sq = (f64::from(t.wins) + 0.25 * f64::from(t.draws)) / n;
+    let var = (sq - s * s).max(0.0);
+    (s, (var / n).sqrt())
+}
+
+fn elo(s: f64) -> f64 {
+    let s = s.clamp(1e-3, 1.0 - 1e-3);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+fn expected(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// The SPRT's verdict once the log-likelihood ratio leaves its bounds (normal approximation).
+fn sprt(t: &Tally, e0: f64, e1: f64) -> Option<&'static str> {
+    let n = games(t);
+    if n < 10.0 {
+        return None;
+    }
+    let (s, se) = score(t);
+    let var = (se * se * n).max(1e-4);
+    let (s0, s1) = (expected(e0), expected(e1));
+    let llr = n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var);
+    let bound = (0.95f64 / 0.05).ln();
+    if llr >= bound {
+        Some("H1 accepted")
+    } else if llr <= -bound {
+        Some("H0 accepted")
+    } else {
+        None
+    }
+}
+
+fn percentile(v: &[f64], p: f64) -> f64 {
+    if v.is_empty() {
+        return 0.0;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let i = ((s.len() as f64 - 1.0) * p).round() as usize;
+    s[i.min(s.len() - 1)]
+}
+
+fn report(
+    args: &ArenaArgs,
+    t: &Tally,
+    verdict: Option<&str>,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let n = games(t);
+    let (s, se) = score(t);
+    let (lo, hi) = ((s - 1.96 * se).max(0.0), (s + 1.96 * se).min(1.0));
+    let build = if cfg!(debug_assertions) {
+        "debug"
+    } else {
+        "release"
+    };
+    writeln!(
+        out,
+        "arena: {} vs {}, {} games, seed {}, {} ms per move{}, {build} build",
+        args.a,
+        args.b,
+        n,
+        args.seed,
+        args.time_ms,
+        args.nodes
+            .map(|x| format!(" / {x} nodes"))
+            .unwrap_or_default()
+    )?;
+    writeln!(
+        out,
+        "{}: {} wins, {} draws, {} losses (mean {:.0} plies per game)",
+        args.a,
+        t.wins,
+        t.draws,
+        t.losses,
+        t.plies as f64 / n.max(1.0)
+    )?;
+    writeln!(
+        out,
+        "score {:.3} ± {:.3} (95%: {:.3}–{:.3})",
+        s,
+        1.96 * se,
+        lo,
+        hi
+    )?;
+    writeln!(
+        out,
+        "elo difference {:+.0} (95%: {:+.0} to {:+.0})",
+        elo(s),
+        elo(lo),
+        elo(hi)
+    )?;
+    if let Some((e0, e1)) = args.sprt {
+        writeln!(
+            out,
+            "sprt elo0={e0} elo1={e1}: {}",
+            verdict.unwrap_or("undecided")
+        )?;
+    }
+    for (i, name) in [&args.a, &args.b].into_iter().enumerate() {
+        let v = &t.think_ms[i];
+        let mean = v.iter().sum::<f64>() / (v.len().max(1) as f64);
+        writeln!(
+            out,
+            "think {name}: mean {mean:.1} ms, p95 {:.1} ms, max {:.1} ms over {} moves",
+            percentile(v, 0.95),
+            percentile(v, 1.0),
+            v.len()
+        )?;
+    }
+    if t.brier_n > 0 {
+        let k = t.brier_n as f64;
+        writeln!(
+            out,
+            "belief brier {:.3} vs count-only {:.3} over {} piece observations",
+            t.brier / k,
+            t.brier_base / k,
+            t.brier_n
+        )?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_expected_score_are_inverse() {
+        for e in [-300.0, -50.0, 0.0, 120.0] {
+            assert!((elo(expected(e)) - e).abs() < 1e-6);
+        }
+        assert!(elo(0.8) > 200.0 && elo(0.8) < 260.0);
+    }
+
+    #[test]
+    fn a_tiny_arena_runs_and_reports() {
+        let args = ArenaArgs {
+            a: "beginner".into(),
+            b: "random".into(),
+            games: 2,
+            seed: 3,
+            time_ms: 1000,
+            nodes: Some(500),
+            sprt: Some((0.0, 100.0)),
+            brier_every: 40,
+            verbose: false,
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        assert!(text.contains("2 games"), "{text}");
+        assert!(text.contains("think beginner"), "{text}");
+        assert!(text.contains("belief brier"), "{text}");
+        let bad = ArenaArgs {
+            a: "peeker".into(),
+            ..args
+        };
+        assert!(run(&bad, &mut Vec::new()).is_err());
+    }
+}

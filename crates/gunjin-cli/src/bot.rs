@@ -1,0 +1,275 @@
+//! `gunjin bot`: the CPU player over JSON lines. Stateless: every request carries everything.
+//!
+//! - `{"cmd":"setup","side":"sente","level":"advanced","seed":7}` →
+//!   `{"ok":true,"setup":{"a1":"general",…}}`
+//! - `{"cmd":"go","view":<a view as the referee's view command gives it>,"level":"advanced",
+//!   "seed":7,"time_ms":1000}` → `{"ok":true,"move":["b3","b4"]}`. `time_ms` and `nodes` are
+//!   optional limits; without either the level does its own fixed amount of work.
+//!
+//! Errors answer `{"ok":false,"error":{"code":"…","message":"…"}}` like the referee's: `bad_json`,
+//! `bad_request` (wrong shape, unknown level or side), `unknown_cmd`, `bad_view` (a view that
+//! does not hold together), `no_move` (not the viewer's turn, or the game is over). Blank lines
+//! are skipped. Levels: `beginner`, `intermediate`, `advanced`, and the baselines `random` and
+//! `greedy`.
+
+use std::collections::BTreeMap;
+use std::io::{self, BufRead, Write};
+
+use gunjin::wire::WireView;
+use gunjin::{Kind, Move, PlayerView, Side, Square};
+use gunjin_ai::{Budget, Level, choose_deployment, choose_move, greedy_move, random_move};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Why a bot request was refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BotError {
+    #[error("not JSON: {0}")]
+    BadJson(String),
+    #[error("{0}")]
+    BadRequest(String),
+    #[error("unknown command {0:?}; known: setup, go")]
+    UnknownCmd(String),
+    #[error("{0}")]
+    BadView(String),
+    #[error("no move: it is not the viewer's turn or the game is over")]
+    NoMove,
+}
+
+impl BotError {
+    /// The stable code on the wire.
+    #[must_use]
+    pub fn code(&self) -> &'static str {
+        match self {
+            BotError::BadJson(_) => "bad_json",
+            BotError::BadRequest(_) => "bad_request",
+            BotError::UnknownCmd(_) => "unknown_cmd",
+            BotError::BadView(_) => "bad_view",
+            BotError::NoMove => "no_move",
+        }
+    }
+}
+
+/// A player the bot can be asked to be: a level or a view-only baseline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BotLevel {
+    Level(Level),
+    Random,
+    Greedy,
+}
+
+impl BotLevel {
+    /// Parses `beginner`, `intermediate`, `advanced`, `random` or `greedy`.
+    #[must_use]
+    pub fn from_id(id: &str) -> Option<BotLevel> {
+        match id {
+            "random" => Some(BotLevel::Random),
+            "greedy" => Some(BotLevel::Greedy),
+            _ => Level::from_id(id).map(BotLevel::Level),
+        }
+    }
+
+    /// The move this player chooses from `view`.
+    #[must_use]
+    pub fn choose(self, view: &PlayerView, budget: &Budget<'_>, seed: u64) -> Option<Move> {
+        match self {
+            BotLevel::Level(level) => choose_move(view, level, budget, seed),
+            BotLevel::Random => random_move(view, seed),
+            BotLevel::Greedy => greedy_move(view, budget, seed),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct SetupRequest {
+    side: String,
+    level: String,
+    #[serde(default)]
+    seed: u64,
+}
+
+#[derive(Deserialize)]
+struct GoRequest {
+    view: WireView,
+    level: String,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    time_ms: Option<u64>,
+    #[serde(default)]
+    nodes: Option<u64>,
+}
+
+#[derive(Serialize)]
+struct SetupAnswer {
+    ok: bool,
+    setup: BTreeMap<Square, Kind>,
+}
+
+#[derive(Serialize)]
+struct MoveAnswer {
+    ok: bool,
+    #[serde(rename = "move")]
+    mv: Move,
+}
+
+/// Answers every request line of `input` on `output` until the end of `input`.
+///
+/// # Errors
+/// Only I/O errors of the streams; bad requests are answered.
+pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    for line in input.lines() {
+        let line = match line {
+            Ok(l) => l,
+            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
+                writeln!(output, "{}", error_line(&BotError::BadJson(e.to_string())))?;
+                output.flush()?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if line.trim().is_empty() {
+            continue;
+        }
+        writeln!(output, "{}", handle(&line))?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+/// Answers one request line (without the newline).
+#[must_use]
+pub fn handle(line: &str) -> String {
+    match answer(line) {
+        Ok(s) => s,
+        Err(e) => error_line(&e),
+    }
+}
+
+fn error_line(e: &BotError) -> String {
+    serde_json::json!({"ok": false, "error": {"code": e.code(), "message": e.to_string()}})
+        .to_string()
+}
+
+fn answer(line: &str) -> Result<String, BotError> {
+    let value: Value = serde_json::from_str(line).map_err(|e| BotError::BadJson(e.to_string()))?;
+    let Value::Object(fields) = value else {
+        return Err(BotError::BadRequest("a request is a JSON object".into()));
+    };
+    let cmd = match fields.get("cmd") {
+        Some(Value::String(c)) => c.clone(),
+        _ => return Err(BotError::BadRequest("\"cmd\" must be a string".into())),
+    };
+    let bad = |e: serde_json::Error| BotError::BadRequest(e.to_string());
+    match cmd.as_str() {
+        "setup" => {
+            let req: SetupRequest = serde_json::from_value(Value::Object(fields)).map_err(bad)?;
+            let side = Side::from_id(&req.side)
+                .ok_or_else(|| BotError::BadRequest(format!("unknown side {:?}", req.side)))?;
+            let level = match BotLevel::from_id(&req.level) {
+                Some(BotLevel::Level(l)) => l,
+                Some(_) => Level::Beginner,
+                None => return Err(unknown_level(&req.level)),
+            };
+            let setup = choose_deployment(side, level, req.seed).to_wire();
+            serde_json::to_string(&SetupAnswer { ok: true, setup })
+                .map_err(|e| BotError::BadRequest(e.to_string()))
+        }
+        "go" => {
+            let req: GoRequest = serde_json::from_value(Value::Object(fields)).map_err(bad)?;
+            let level = BotLevel::from_id(&req.level).ok_or_else(|| unknown_level(&req.level))?;
+            let view =
+                PlayerView::try_from(req.view).map_err(|e| BotError::BadView(e.to_string()))?;
+            let mut budget = match req.time_ms {
+                Some(ms) => Budget::time_ms(ms),
+                None => Budget::unlimited(),
+            };
+            if let Some(n) = req.nodes {
+                budget = budget.and_nodes(n);
+            }
+            let mv = level
+                .choose(&view, &budget, req.seed)
+                .ok_or(BotError::NoMove)?;
+            serde_json::to_string(&MoveAnswer { ok: true, mv })
+                .map_err(|e| BotError::BadRequest(e.to_string()))
+        }
+        other => Err(BotError::UnknownCmd(other.to_owned())),
+    }
+}
+
+fn unknown_level(id: &str) -> BotError {
+    BotError::BadRequest(format!(
+        "unknown level {id:?}; known: beginner, intermediate, advanced, random, greedy"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gunjin::{BySide, Deployment, Game, Ruleset};
+
+    fn parse(s: &str) -> Value {
+        serde_json::from_str(s).expect("json")
+    }
+
+    #[test]
+    fn setup_answers_a_legal_deployment() {
+        let a = parse(&handle(
+            r#"{"cmd":"setup","side":"gote","level":"advanced","seed":7}"#,
+        ));
+        assert_eq!(a["ok"], true);
+        let map: BTreeMap<String, String> =
+            serde_json::from_value(a["setup"].clone()).expect("setup map");
+        assert_eq!(map.len(), 23);
+        let setup = gunjin::Setup::from_wire(&map);
+        assert!(Deployment::new(Side::Gote, &setup, &Ruleset::STANDARD).is_ok());
+    }
+
+    #[test]
+    fn go_answers_a_legal_move_from_the_referees_view() {
+        let game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, 5)),
+        )
+        .expect("game");
+        let view = serde_json::to_string(&WireView::from(&game.view(Side::Sente))).expect("view");
+        let line =
+            format!(r#"{{"cmd":"go","view":{view},"level":"intermediate","seed":3,"nodes":5000}}"#);
+        let a = parse(&handle(&line));
+        assert_eq!(a["ok"], true, "{a}");
+        let mv: Move = serde_json::from_value(a["move"].clone()).expect("move");
+        assert!(game.position().is_legal(mv));
+        // Same request, same answer.
+        assert_eq!(parse(&handle(&line)), a);
+        // Gote's view while sente is to move: no move.
+        let view = serde_json::to_string(&WireView::from(&game.view(Side::Gote))).expect("view");
+        let line = format!(r#"{{"cmd":"go","view":{view},"level":"beginner"}}"#);
+        assert_eq!(parse(&handle(&line))["error"]["code"], "no_move");
+    }
+
+    #[test]
+    fn errors_have_stable_codes() {
+        let code = |l: &str| parse(&handle(l))["error"]["code"].clone();
+        assert_eq!(code("{"), "bad_json");
+        assert_eq!(code(r#"{"cmd":"dance"}"#), "unknown_cmd");
+        assert_eq!(
+            code(r#"{"cmd":"setup","side":"north","level":"advanced"}"#),
+            "bad_request"
+        );
+        assert_eq!(
+            code(r#"{"cmd":"setup","side":"sente","level":"expert"}"#),
+            "bad_request"
+        );
+        assert_eq!(code(r#"{"cmd":"go","level":"advanced"}"#), "bad_request");
+        // An enemy kind in an ongoing view is refused.
+        let game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, 5)),
+        )
+        .expect("game");
+        let mut wire = serde_json::to_value(WireView::from(&game.view(Side::Sente))).expect("v");
+        wire["pieces"]["a5"]["kind"] = Value::String("spy".into());
+        let line = serde_json::json!({"cmd":"go","view":wire,"level":"advanced"}).to_string();
+        assert_eq!(code(&line), "bad_view");
+    }
+}
