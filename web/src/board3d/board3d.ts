@@ -171,7 +171,7 @@ export class Board3D {
     this.kit = new PieceKit(anisotropy, opts.lang);
     this.scene.add(this.scenery.root, this.markers.root);
 
-    this.scene.add(new HemisphereLight('#fff7ea', '#4a3a2c', 1.15));
+    this.scene.add(new HemisphereLight('#fff7ea', '#4a3a2c', 1.3));
     this.key.castShadow = true;
     this.key.shadow.mapSize.set(2048, 2048);
     Object.assign(this.key.shadow.camera, { left: -7, right: 7, top: 7, bottom: -7, near: 1, far: 40 });
@@ -446,7 +446,7 @@ export class Board3D {
 
   private placeLights(): void {
     const s = this.viewer === 'sente' ? 1 : -1;
-    this.key.position.set(-4.5 * s, 12, 7 * s);
+    this.key.position.set(-4 * s, 10, 9.5 * s);
     this.fill.position.set(5 * s, 6, -6 * s);
   }
 

@@ -95,8 +95,13 @@ export class PieceKit {
     let material = this.labels.get(key);
     if (!material) {
       const ink = side === 'sente' ? PIECE_COLORS.senteInk : PIECE_COLORS.goteInk;
+      const texture = labelTexture(label, ink, this.lang, this.anisotropy);
       material = new MeshStandardMaterial({
-        map: labelTexture(label, ink, this.lang, this.anisotropy),
+        map: texture,
+        // A little glow of its own keeps the name legible on faces the light barely reaches.
+        emissive: ink,
+        emissiveMap: texture,
+        emissiveIntensity: 0.35,
         transparent: true,
         depthWrite: false,
         roughness: 0.6,

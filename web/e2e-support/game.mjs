@@ -1,0 +1,161 @@
+// Helpers for the page's end-to-end tests: start the real server, start headless Chromium
+// (playwright-core with Debian's /usr/bin/chromium and the flags from TOOLCHAIN.md), and drive the
+// page with the keyboard. Kept outside e2e/ because `node --test` runs every file there.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const WEB_DIR = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const ROOT = resolve(WEB_DIR, '..');
+const CHROMIUM = process.env.CHROMIUM ?? process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--use-angle=swiftshader',
+  '--enable-unsafe-swiftshader',
+];
+
+/**
+ * Starts the game server on a free port. Uses $GUNJIN_SERVER (the binary with the page embedded,
+ * as `cargo xtask test` builds it), else target/debug/gunjin-server serving web/dist.
+ */
+export async function startServer() {
+  const bin = process.env.GUNJIN_SERVER ?? join(ROOT, 'target', 'debug', 'gunjin-server');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run cargo xtask test`);
+  const args = ['--addr', '127.0.0.1:0'];
+  if (process.env.GUNJIN_SERVER === undefined) args.push('--web-dir', join(WEB_DIR, 'dist'));
+  const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise((ok, fail) => {
+    let text = '';
+    const timer = setTimeout(() => fail(new Error(`server did not start: ${text}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      text += chunk;
+      const m = /listening on (http:\/\/\S+)/.exec(text);
+      if (m) {
+        clearTimeout(timer);
+        ok(m[1]);
+      }
+    });
+    child.on('exit', (code) => fail(new Error(`server exited (${code}): ${text}`)));
+  });
+  return { url, stop: () => child.kill() };
+}
+
+/** Starts Chromium with a fresh profile. */
+export async function startBrowser() {
+  const profile = await mkdtemp(join(tmpdir(), 'gunjin-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the page in English with test hooks, the start screen showing. */
+export async function openPage(context, baseUrl, { lang = 'en', viewport } = {}) {
+  const page = await context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  page.on('pageerror', (e) => console.error('page error:', e));
+  await page.addInitScript((l) => localStorage.setItem('gunjin.lang', l), lang);
+  await page.goto(`${baseUrl}?e2e`);
+  await page.waitForSelector('.mode-button');
+  return page;
+}
+
+/** The accessible name of the focused element. */
+export async function focusedName(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!el) return '';
+    return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+  });
+}
+
+/** Presses Tab until the focused element's name matches, then returns (keyboard only). */
+export async function tabTo(page, pattern, max = 60) {
+  const re = pattern instanceof RegExp ? pattern : new RegExp(`^${escape(pattern)}`);
+  for (let i = 0; i < max; i++) {
+    const name = await focusedName(page);
+    if (re.test(name)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`could not reach ${re} with Tab (focused: ${await focusedName(page)})`);
+}
+
+function escape(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Facts of the focused grid square, or null when the focus is elsewhere. */
+async function focusedCell(page) {
+  return page.evaluate(() => {
+    const el = document.activeElement;
+    if (!(el instanceof HTMLElement) || el.dataset.square === undefined) return null;
+    return { square: el.dataset.square, row: Number(el.dataset.row), c0: Number(el.dataset.c0), c1: Number(el.dataset.c1) };
+  });
+}
+
+/** Moves the grid focus to `square` with the arrow keys. The focus must be in the grid. */
+export async function arrowTo(page, square) {
+  const target = await page.evaluate((sq) => {
+    const el = document.querySelector(`.cell[data-square="${sq}"]`);
+    return el ? { row: Number(el.dataset.row), c0: Number(el.dataset.c0), c1: Number(el.dataset.c1) } : null;
+  }, square);
+  if (target === null) throw new Error(`no square ${square}`);
+  for (let i = 0; i < 30; i++) {
+    const at = await focusedCell(page);
+    if (at === null) throw new Error('the focus left the grid');
+    if (at.square === square) return;
+    let key;
+    if (at.row < target.row) key = 'ArrowDown';
+    else if (at.row > target.row) key = 'ArrowUp';
+    else if (target.c0 > at.c1) key = 'ArrowRight';
+    else key = 'ArrowLeft';
+    await page.keyboard.press(key);
+  }
+  throw new Error(`could not reach ${square} with the arrow keys`);
+}
+
+/** Presses `square` with the keyboard: arrows to it, then Enter. */
+export async function pressSquare(page, square) {
+  await arrowTo(page, square);
+  await page.keyboard.press('Enter');
+}
+
+/** Every piece name of one language, from the engine the page itself uses. */
+export async function kindNames(page, lang) {
+  return page.evaluate(async (l) => {
+    const app = window.gunjinApp;
+    return app ? JSON.parse(JSON.stringify(app.kindNames(l))) : [];
+  }, lang);
+}
+
+/** Text and attribute values of the whole document, for leak checks. */
+export async function documentText(page) {
+  return page.evaluate(() => {
+    const parts = [document.body.innerText, document.title];
+    for (const el of document.querySelectorAll('*')) {
+      for (const a of el.attributes) parts.push(a.value);
+    }
+    return parts.join('\n');
+  });
+}

@@ -1,0 +1,387 @@
+// Browser tests of the 3D board alone, on its own test page (e2e-support/board3d.html) in headless
+// Chromium with SwiftShader WebGL. Pixels are read from real screenshots.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { buildHarness, launch, serve } from '../e2e-support/board3d-harness.mjs';
+import { colorDistance, decodePng, meanColor, pixel } from '../e2e-support/png.mjs';
+
+const VIEWPORT = { width: 800, height: 700 };
+
+let dir;
+let server;
+let browser;
+
+before(async () => {
+  dir = await buildHarness();
+  server = await serve(dir);
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+  if (dir) {
+    const { rm } = await import('node:fs/promises');
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+async function openBoard(query = 'reduced=1') {
+  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto(`${server.url}/e2e-support/board3d.html?${query}`);
+  await page.waitForFunction(() => window.board3dStatus !== undefined);
+  assert.equal(await page.evaluate(() => window.board3dStatus), 'ready', errors.join('\n'));
+  page.errors = errors;
+  return page;
+}
+
+async function setState(page, state) {
+  await page.evaluate(async (s) => {
+    window.board3d.setState(s);
+    await window.board3d.settled();
+  }, state);
+}
+
+async function settled(page) {
+  await page.evaluate(() => window.board3d.settled());
+}
+
+async function shot(page) {
+  return decodePng(await page.screenshot());
+}
+
+async function at(page, square) {
+  const p = await page.evaluate((sq) => window.board3d.screenPosition(sq), square);
+  assert.ok(p, `${square} is on screen`);
+  return p;
+}
+
+async function clicks(page) {
+  return page.evaluate(() => window.board3dClicks.slice());
+}
+
+const state = (over = {}) => ({
+  viewer: 'sente',
+  pieces: [],
+  moveTargets: [],
+  attackTargets: [],
+  ...over,
+});
+
+const isWood = ([r, g, b]) => r > 150 && r > g && g > b && r - b > 50;
+const isWater = ([r, g, b]) => b > r + 30 && b > 100;
+const isVermilion = ([r, g, b]) => r > 120 && r > g + 60 && r > b + 60;
+
+/** Share of pixels that differ by more than `tolerance` in some channel. */
+function changedShare(a, b, tolerance = 24) {
+  let changed = 0;
+  const n = a.width * a.height;
+  for (let i = 0; i < n * 4; i += 4) {
+    if (
+      Math.abs(a.data[i] - b.data[i]) > tolerance ||
+      Math.abs(a.data[i + 1] - b.data[i + 1]) > tolerance ||
+      Math.abs(a.data[i + 2] - b.data[i + 2]) > tolerance
+    ) {
+      changed++;
+    }
+  }
+  return changed / n;
+}
+
+/** Pixels in a box around a point that satisfy `test`. */
+function countPixels(image, center, radius, test) {
+  let n = 0;
+  for (let y = center.y - radius; y <= center.y + radius; y++) {
+    for (let x = center.x - radius; x <= center.x + radius; x++) {
+      if (test(pixel(image, x, y))) n++;
+    }
+  }
+  return n;
+}
+
+function midpoint(a, b, t = 0.5) {
+  return { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+}
+
+describe('3D board', () => {
+  it('draws a wooden board with the river between rows 4 and 5', async () => {
+    const page = await openBoard();
+    await setState(page, state());
+    const image = await shot(page);
+    for (const square of ['a1', 'c3', 'f4', 'b5', 'e7', 'f8', 'cd1', 'cd8']) {
+      const color = meanColor(image, ...Object.values(await at(page, square)));
+      assert.ok(isWood(color), `${square} looks like wood: ${color}`);
+    }
+    for (const column of ['a', 'c', 'd', 'f']) {
+      const river = midpoint(await at(page, `${column}4`), await at(page, `${column}5`));
+      const color = meanColor(image, river.x, river.y, 2);
+      assert.ok(isWater(color), `river at column ${column} looks like water: ${color}`);
+    }
+    for (const column of ['b', 'e']) {
+      const bridge = midpoint(await at(page, `${column}4`), await at(page, `${column}5`));
+      const color = meanColor(image, bridge.x, bridge.y, 2);
+      assert.ok(!isWater(color) && color[0] > color[2], `a bridge crosses at ${column}: ${color}`);
+    }
+    const corner = pixel(image, 3, 3);
+    assert.ok(!isWood(corner) && !isWater(corner), `outside the board is background: ${corner}`);
+    // Sente looks from row 1: a1 is bottom left, f8 top right.
+    const a1 = await at(page, 'a1');
+    const f8 = await at(page, 'f8');
+    assert.ok(a1.x < f8.x && a1.y > f8.y, 'sente sees a1 at the bottom left');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  it('shows gote the board from gote\'s side', async () => {
+    const page = await openBoard();
+    await setState(page, state({ viewer: 'gote' }));
+    const a1 = await at(page, 'a1');
+    const f8 = await at(page, 'f8');
+    assert.ok(a1.x > f8.x && a1.y < f8.y, `gote sees a1 at the top right: ${JSON.stringify({ a1, f8 })}`);
+    await page.close();
+  });
+
+  it('reports a clicked piece and a clicked destination, then redraws both squares after the move', async () => {
+    const page = await openBoard();
+    const major = { square: 'b3', side: 'sente', kind: 'major', label: 'Major' };
+    const enemy = { square: 'b6', side: 'gote' };
+    await setState(page, state({ pieces: [major, enemy] }));
+
+    const piece = await at(page, 'b3');
+    await page.mouse.click(piece.x, piece.y);
+    assert.deepEqual(await clicks(page), ['b3']);
+
+    // The page answers with the selection and the engine's destinations.
+    await setState(page, state({ pieces: [major, enemy], selected: 'b3', moveTargets: ['b4', 'a3', 'c3', 'b2'] }));
+    const target = await at(page, 'b4');
+    let image = await shot(page);
+    const dot = meanColor(image, target.x, target.y, 2);
+    assert.ok(dot[1] > dot[0] + 40 && dot[1] > dot[2] + 40, `a green dot marks b4: ${dot}`);
+    await page.mouse.click(target.x, target.y);
+    assert.deepEqual(await clicks(page), ['b3', 'b4']);
+
+    const before = image;
+    await setState(
+      page,
+      state({ pieces: [{ ...major, square: 'b4' }, enemy], lastMove: { from: 'b3', to: 'b4' } }),
+    );
+    image = await shot(page);
+    const fromBefore = meanColor(before, piece.x, piece.y);
+    const fromAfter = meanColor(image, piece.x, piece.y);
+    assert.ok(isVermilion(fromBefore), `the piece stood on b3: ${fromBefore}`);
+    assert.ok(colorDistance(fromBefore, fromAfter) > 40, `b3 changed: ${fromBefore} → ${fromAfter}`);
+    const landed = await at(page, 'b4');
+    const toBefore = meanColor(before, landed.x, landed.y);
+    const toAfter = meanColor(image, landed.x, landed.y);
+    assert.ok(isVermilion(toAfter), `the piece stands on b4: ${toAfter}`);
+    assert.ok(colorDistance(toBefore, toAfter) > 40, `b4 changed: ${toBefore} → ${toAfter}`);
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), landed), 'b4');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  it('reports the headquarters as one square and ignores the river', async () => {
+    const page = await openBoard();
+    await setState(page, state());
+    const b1 = await at(page, 'b1');
+    const hq = await at(page, 'cd1');
+    const e1 = await at(page, 'e1');
+    const leftHalf = midpoint(b1, hq, 0.7);
+    const rightHalf = midpoint(hq, e1, 0.3);
+    await page.mouse.click(leftHalf.x, leftHalf.y);
+    await page.mouse.click(rightHalf.x, rightHalf.y);
+    const river = midpoint(await at(page, 'c4'), await at(page, 'c5'));
+    await page.mouse.click(river.x, river.y);
+    assert.deepEqual(await clicks(page), ['cd1', 'cd1']);
+    await page.close();
+  });
+
+  it('turns the camera on a drag without reporting a click, and zooms within limits', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const start = await at(page, 'c3');
+    const before = await shot(page);
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 8; i++) await page.mouse.move(start.x + i * 12, start.y + i * 3);
+    await page.mouse.up();
+    await settled(page);
+    assert.deepEqual(await clicks(page), [], 'a drag is not a click');
+    const turned = await shot(page);
+    assert.ok(changedShare(before, turned) > 0.1, 'the view turned');
+
+    const width = async () => {
+      const a = await at(page, 'a4');
+      const f = await at(page, 'f4');
+      return Math.hypot(f.x - a.x, f.y - a.y);
+    };
+    const base = await width();
+    const center = await at(page, 'c4');
+    await page.mouse.move(center.x, center.y);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 400);
+    await settled(page);
+    const far = await width();
+    assert.ok(far < base * 0.9, `zooming out shrinks the board: ${base} → ${far}`);
+    assert.ok(far > base * 0.45, `but not without limit: ${base} → ${far}`);
+    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -400);
+    await settled(page);
+    const near = await page.evaluate(() => {
+      const a = window.board3d.screenPosition('c4');
+      const b = window.board3d.screenPosition('d4');
+      return a && b ? Math.hypot(b.x - a.x, b.y - a.y) : 0;
+    });
+    assert.ok(near > 0, 'zoomed in on the centre');
+    assert.ok(near < (base / 5) * 3.5, `zooming in stops: cell ${near}px vs ${base / 5}px`);
+    await page.close();
+  });
+
+  it('switches between the diagonal and top views with its buttons', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Tank' }] }));
+    const diagonal = await shot(page);
+    const slant = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(slant[0].x - slant[1].x) > 20, 'the diagonal view converges');
+    assert.equal(await page.getAttribute('button[data-view=diagonal]', 'aria-pressed'), 'true');
+
+    await page.click('button[data-view=top]');
+    await settled(page);
+    const top = await shot(page);
+    assert.ok(changedShare(diagonal, top) > 0.15, 'the picture changed');
+    assert.equal(await page.getAttribute('button[data-view=top]', 'aria-pressed'), 'true');
+    const flat = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(flat[0].x - flat[1].x) < 3, `the top view looks straight down: ${JSON.stringify(flat)}`);
+    // Lying flat, the piece shows its face from above: its centre sits on its square.
+    const tank = await at(page, 'c3');
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), tank), 'c3');
+    assert.ok(isVermilion(meanColor(top, tank.x, tank.y + 6, 2)), 'the flat piece is seen from above');
+
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    const back = await shot(page);
+    assert.ok(changedShare(diagonal, back) < 0.02, 'back to the same diagonal view');
+    await page.close();
+  });
+
+  it('writes the name on the face turned toward the owner only', async () => {
+    const page = await openBoard();
+    // Cream ink: light in every channel, unlike vermilion (low green) and wood (low blue).
+    const cream = ([r, g, b]) => r > 150 && g > 130 && b > 130;
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Major' }] }));
+    const front = await at(page, 'c3');
+    const named = countPixels(await shot(page), front, 22, cream);
+    assert.ok(named > 15, `the owner reads the name: ${named} ink pixels`);
+
+    // Orbit half a turn to look at the piece's back.
+    const start = await at(page, 'a2');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + i * 32, start.y);
+    await page.mouse.up();
+    await settled(page);
+    const back = await at(page, 'c3');
+    const hidden = countPixels(await shot(page), back, 22, cream);
+    assert.ok(hidden < 3, `the back is blank: ${hidden} ink pixels`);
+
+    // After the game the page passes enemy names: the viewer reads them on the backs.
+    await page.close();
+    const page2 = await openBoard();
+    const black = ([r, g, b]) => r < 80 && g < 70 && b < 60;
+    await setState(page2, state({ pieces: [{ square: 'c6', side: 'gote' }] }));
+    const blank = countPixels(await shot(page2), await at(page2, 'c6'), 12, black);
+    await setState(page2, state({ pieces: [{ square: 'c6', side: 'gote', label: 'Mine' }] }));
+    const revealed = countPixels(await shot(page2), await at(page2, 'c6'), 12, black);
+    assert.ok(revealed > blank + 10, `a revealed enemy name shows: ${blank} → ${revealed}`);
+    await page2.close();
+  });
+
+  it('draws only when something changes', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'a3', side: 'sente', label: 'Spy' }] }));
+    const idle = await page.evaluate(async () => {
+      const before = window.board3d.renderCount;
+      await new Promise((r) => setTimeout(r, 400));
+      return window.board3d.renderCount - before;
+    });
+    assert.equal(idle, 0, 'no frames while nothing changes');
+    const one = await page.evaluate(async () => {
+      const before = window.board3d.renderCount;
+      window.board3d.setState({ viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] });
+      await window.board3d.settled();
+      return window.board3d.renderCount - before;
+    });
+    assert.equal(one, 1, 'one frame for one change');
+    await page.close();
+  });
+
+  it('slides a move and plays a battle when motion is allowed, and jumps when it is reduced', async () => {
+    const attacker = { square: 'b3', side: 'sente', label: 'Major' };
+    const defender = { square: 'b4', side: 'gote' };
+    const battleState = state({
+      pieces: [{ ...attacker, square: 'b4' }],
+      lastMove: { from: 'b3', to: 'b4' },
+      battle: { square: 'b4', outcome: 'attacker' },
+    });
+    const frames = async (query) => {
+      const page = await openBoard(query);
+      await setState(page, state({ pieces: [attacker, defender] }));
+      const count = await page.evaluate(async (s) => {
+        const before = window.board3d.renderCount;
+        window.board3d.setState(s);
+        await window.board3d.settled();
+        return window.board3d.renderCount - before;
+      }, battleState);
+      const image = await shot(page);
+      const landed = await at(page, 'b4');
+      const color = meanColor(image, landed.x, landed.y);
+      assert.ok(isVermilion(color), `the winner stands on b4 (${query}): ${color}`);
+      const pieces = await page.evaluate(() => window.board3d.squareAt(0, 0));
+      assert.equal(pieces, undefined);
+      await page.close();
+      return count;
+    };
+    const animated = await frames('reduced=0');
+    const instant = await frames('reduced=1');
+    // SwiftShader draws only a few frames a second: any frame between start and end counts.
+    assert.ok(animated >= 2, `the battle is animated: ${animated} frames`);
+    assert.equal(instant, 1, 'reduced motion draws the result at once');
+  });
+
+  it('removes both pieces of a battle that both lose', async () => {
+    const page = await openBoard('reduced=0');
+    await setState(page, state({ pieces: [{ square: 'e4', side: 'sente', label: 'Tank' }, { square: 'e5', side: 'gote' }] }));
+    const before = await shot(page);
+    const from = await at(page, 'e4');
+    const to = await at(page, 'e5');
+    await setState(
+      page,
+      state({ pieces: [], lastMove: { from: 'e4', to: 'e5' }, battle: { square: 'e5', outcome: 'both' } }),
+    );
+    const image = await shot(page);
+    for (const [name, p] of [['e4', from], ['e5', to]]) {
+      assert.ok(colorDistance(meanColor(before, p.x, p.y), meanColor(image, p.x, p.y)) > 30, `${name} emptied`);
+    }
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), await at(page, 'e5')), 'e5');
+    await page.close();
+  });
+});
+
+describe('3D board without WebGL', () => {
+  let noGl;
+  before(async () => {
+    noGl = await launch({ webgl: false });
+  });
+  after(async () => {
+    await noGl?.close();
+  });
+
+  it('reports that it is unsupported and draws nothing', async () => {
+    const page = await noGl.newPage({ viewport: VIEWPORT });
+    await page.goto(`${server.url}/e2e-support/board3d.html`);
+    await page.waitForFunction(() => window.board3dStatus !== undefined);
+    assert.equal(await page.evaluate(() => window.board3dStatus), 'unsupported');
+    assert.equal(await page.locator('#board canvas').count(), 0);
+    await page.close();
+  });
+});
