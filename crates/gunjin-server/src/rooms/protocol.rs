@@ -121,7 +121,7 @@ pub enum ClientMsg<G: RefereeGame> {
     /// Confirms a set-up ("confirm and wait"); replaces an earlier one.
     Arrange { setup: G::Setup },
     /// Withdraws the confirmed set-up while the game has not started.
-    Unarrange,
+    Unarrange {},
     /// Plays a move. `v` is the latest version the client holds.
     Move {
         #[serde(rename = "move")]
@@ -129,15 +129,15 @@ pub enum ClientMsg<G: RefereeGame> {
         v: u64,
     },
     /// Resigns the game being played.
-    Resign,
+    Resign {},
     /// Asks for (or accepts) another game with sides swapped.
-    Rematch,
+    Rematch {},
     /// Takes the standing CPU offer: closes the room, ending the game unfinished.
-    Abandon,
+    Abandon {},
     /// Asks for a full `sync`.
-    Sync,
+    Sync {},
     /// Asks for a `pong`.
-    Ping,
+    Ping {},
 }
 
 /// Which player an event is about, seen from its recipient.

@@ -657,11 +657,11 @@ impl<G: RefereeGame> Room<G> {
                 ErrorCode::AlreadyAuthenticated,
                 "this connection already holds a seat",
             )),
-            ClientMsg::Ping => {
+            ClientMsg::Ping {} => {
                 self.reply(seat, &ServerMsg::Pong);
                 Ok(())
             }
-            ClientMsg::Sync => {
+            ClientMsg::Sync {} => {
                 let room = self.sync(seat, now);
                 let v = self.versions[seat.index()];
                 self.reply(seat, &ServerMsg::Sync { v, room });
@@ -681,7 +681,7 @@ impl<G: RefereeGame> Room<G> {
                 self.push_snapshot();
                 Ok(())
             }
-            ClientMsg::Unarrange => {
+            ClientMsg::Unarrange {} => {
                 let Phase::Arranging { held } = &mut self.phase else {
                     return Err(match self.phase {
                         Phase::Closed { .. } => closed(),
@@ -694,7 +694,7 @@ impl<G: RefereeGame> Room<G> {
                 Ok(())
             }
             ClientMsg::Move { mv, v } => self.play(seat, mv, v),
-            ClientMsg::Resign => {
+            ClientMsg::Resign {} => {
                 let side = self.side_of(seat);
                 match &mut self.phase {
                     Phase::Playing { game, .. } => game.resign(side)?,
@@ -709,8 +709,8 @@ impl<G: RefereeGame> Room<G> {
                 self.end_game();
                 Ok(())
             }
-            ClientMsg::Rematch => self.rematch(seat),
-            ClientMsg::Abandon => {
+            ClientMsg::Rematch {} => self.rematch(seat),
+            ClientMsg::Abandon {} => {
                 if matches!(self.phase, Phase::Closed { .. }) {
                     return Err(closed());
                 }

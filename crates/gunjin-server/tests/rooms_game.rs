@@ -1,0 +1,438 @@
+//! Two WebSocket clients over a real socket: whole games, rematches, reconnection, the leak
+//! check over many random games, and every error code a client can provoke here.
+#![allow(clippy::unwrap_used)]
+
+mod rooms_support;
+
+use std::time::Duration;
+
+use futures_util::SinkExt;
+
+use gunjin::Side;
+use rooms_support::*;
+use serde_json::json;
+
+#[tokio::test]
+async fn a_full_game_then_a_rematch_with_sides_swapped() {
+    let dir = tempdir::Dir::new("full");
+    let server = start(test_config(&dir), None).await;
+    let (room, _, _, mut host, mut guest) = seated_pair(server.addr).await;
+    assert_eq!(host.side, Some(Side::Sente));
+    assert_eq!(guest.side, Some(Side::Gote));
+    let mut rng = rng(1);
+
+    arrange(&mut host, 11).await;
+    let ready = host.until("ready").await;
+    assert_eq!(
+        (ready["who"].clone(), ready["ready"].clone()),
+        (json!("you"), json!(true))
+    );
+    let ready = guest.until("ready").await;
+    assert_eq!(ready["who"], "opponent");
+    arrange(&mut guest, 12).await;
+    let hs = host.until("started").await;
+    let gs = guest.until("started").await;
+    assert_eq!(hs["view"]["side"], "sente");
+    assert!(
+        hs["legal"].as_array().is_some_and(|l| !l.is_empty()),
+        "sente moves first: {hs}"
+    );
+    assert!(gs.get("legal").is_none());
+    // Each sees 46 pieces: own with kinds, enemy without.
+    assert_eq!(gs["view"]["pieces"].as_object().unwrap().len(), 46);
+
+    let (he, ge) = play_out(&mut host, &mut guest, &mut rng).await;
+    assert_ne!(he["status"]["state"], "ongoing");
+    assert_eq!(he["status"], ge["status"]);
+    // The end reveals everything: every piece on the board carries a kind.
+    for p in he["view"]["pieces"].as_object().unwrap().values() {
+        assert!(p.get("kind").is_some(), "{p}");
+    }
+    assert!(host.checked > 20 && guest.checked > 20);
+
+    // A move after the end is refused; a rematch needs both.
+    let v = host.v;
+    host.send(json!({"t":"move","move":{"from":"a1","to":"a2"},"v":v}))
+        .await;
+    host.expect_error("not_playing").await;
+    host.send(json!({"t":"rematch"})).await;
+    assert_eq!(host.until("rematch").await["who"], "you");
+    assert_eq!(guest.until("rematch").await["who"], "opponent");
+    guest.send(json!({"t":"rematch"})).await;
+    let ha = host.until("arranging").await;
+    let ga = guest.until("arranging").await;
+    assert_eq!(
+        (ha["game"].clone(), ha["side"].clone()),
+        (json!(2), json!("gote"))
+    );
+    assert_eq!(ga["side"], "sente");
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+    play_out(&mut host, &mut guest, &mut rng).await;
+
+    // The room says it is full to a third visitor.
+    let (status, body) = http(
+        server.addr,
+        "POST",
+        &format!("/api/rooms/{room}/join"),
+        None,
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (409, json!("room_full"))
+    );
+    let (status, body) = http(server.addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!((status, body["state"].clone()), (200, json!("full")));
+}
+
+#[tokio::test]
+async fn resigning_ends_the_game_on_either_turn() {
+    let dir = tempdir::Dir::new("resign");
+    let server = start(test_config(&dir), None).await;
+    let (_, _, _, mut host, mut guest) = seated_pair(server.addr).await;
+    let mut rng = rng(2);
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+    // Gote resigns while sente is to move.
+    guest.send(json!({"t":"resign"})).await;
+    let e = host.until("ended").await;
+    assert_eq!(
+        e["status"],
+        json!({"state":"won","winner":"sente","reason":"resignation"})
+    );
+    guest.until("ended").await;
+}
+
+#[tokio::test]
+async fn no_enemy_kind_in_any_frame_over_many_random_games() {
+    let dir = tempdir::Dir::new("leak");
+    let server = start(test_config(&dir), None).await;
+    let mut games = 0;
+    let mut frames = 0;
+    for room_seed in 0..3u64 {
+        let (_, _, _, mut host, mut guest) = seated_pair(server.addr).await;
+        let mut rng = rng(100 + room_seed);
+        for game in 0..4 {
+            if game > 0 {
+                host.send(json!({"t":"rematch"})).await;
+                guest.send(json!({"t":"rematch"})).await;
+                host.until("arranging").await;
+                guest.until("arranging").await;
+            }
+            arrange_both(&mut host, &mut guest, &mut rng).await;
+            play_out(&mut host, &mut guest, &mut rng).await;
+            games += 1;
+        }
+        // A resync mid-way through the next game is checked as well.
+        host.send(json!({"t":"rematch"})).await;
+        guest.send(json!({"t":"rematch"})).await;
+        host.until("arranging").await;
+        guest.until("arranging").await;
+        arrange_both(&mut host, &mut guest, &mut rng).await;
+        host.send(json!({"t":"sync"})).await;
+        let s = host.until("sync").await;
+        assert_eq!(s["room"]["phase"], "playing");
+        guest.send(json!({"t":"sync"})).await;
+        guest.until("sync").await;
+        frames += host.checked + guest.checked;
+    }
+    assert_eq!(games, 12);
+    assert!(frames > 500, "only {frames} frames checked");
+}
+
+#[tokio::test]
+async fn the_leak_check_catches_an_enemy_kind() {
+    let frame = json!({"t":"started","v":3,"game":1,"side":"gote","view":{"side":"gote",
+        "pieces":{"a1":{"side":"sente","kind":"spy"}},"removed":{"own":[],"enemy_count":0}}});
+    let caught = std::panic::catch_unwind(|| check_no_enemy_kind(&frame, Side::Gote));
+    assert!(caught.is_err());
+    let fine = json!({"t":"started","v":3,"game":1,"side":"gote","view":{"side":"gote",
+        "pieces":{"a1":{"side":"sente"},"a8":{"side":"gote","kind":"spy"}},
+        "removed":{"own":["tank"],"enemy_count":0}}});
+    check_no_enemy_kind(&fine, Side::Gote);
+}
+
+#[tokio::test]
+async fn reconnecting_replays_missed_events_or_resyncs() {
+    let dir = tempdir::Dir::new("reconnect");
+    let mut config = test_config(&dir);
+    config.replay_window = 6;
+    let server = start(config, None).await;
+    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(server.addr).await;
+    let mut rng = rng(3);
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+
+    // The guest's tab closes; sente moves; gote comes back with its last version.
+    let since = guest.v;
+    drop(guest);
+    assert_eq!(host.until("presence").await["opponent"], "away");
+    let legal = host.legal.clone().unwrap();
+    let (from, to) = legal[0].clone();
+    let v = host.v;
+    host.send(json!({"t":"move","move":{"from":from,"to":to},"v":v}))
+        .await;
+    host.until("moved").await;
+
+    let mut guest = Client::connect(server.addr, &room).await;
+    guest.v = since;
+    guest.side = Some(Side::Gote);
+    guest.hello(&guest_token, since).await;
+    let w = guest.recv().await;
+    assert_eq!(w["t"], "welcome", "{w}");
+    assert_eq!(w["seat"], "guest");
+    assert_eq!(w["v"], since + 1);
+    let m = guest.recv().await;
+    assert_eq!(m["t"], "moved");
+    assert_eq!(m["v"], since + 1);
+    assert!(m.get("legal").is_some(), "gote is to move now");
+    assert_eq!(guest.until("presence").await["opponent"], "connected");
+    assert_eq!(host.until("presence").await["opponent"], "connected");
+
+    // A stale version is refused and changes nothing.
+    let legal = guest.legal.clone().unwrap();
+    let (from, to) = legal[0].clone();
+    let stale = guest.v - 1;
+    guest
+        .send(json!({"t":"move","move":{"from":from,"to":to},"v":stale}))
+        .await;
+    let e = guest.expect_error("stale_version").await;
+    assert_eq!(e["details"]["v"], guest.v);
+
+    // Far behind the replay window: a full sync instead.
+    for _ in 0..4 {
+        let (g, h) = (&mut guest, &mut host);
+        let (from, to) = g.legal.clone().unwrap()[0].clone();
+        let v = g.v;
+        g.send(json!({"t":"move","move":{"from":from,"to":to},"v":v}))
+            .await;
+        g.until("moved").await;
+        h.until("moved").await;
+        let (from, to) = h.legal.clone().unwrap()[0].clone();
+        let v = h.v;
+        h.send(json!({"t":"move","move":{"from":from,"to":to},"v":v}))
+            .await;
+        h.until("moved").await;
+        g.until("moved").await;
+    }
+    let mut again = Client::connect(server.addr, &room).await;
+    again.hello(&guest_token, since).await;
+    let s = again.recv().await;
+    assert_eq!(s["t"], "sync", "{s}");
+    assert_eq!(s["v"], guest.v);
+    assert_eq!(s["room"]["phase"], "playing");
+    assert_eq!(s["room"]["view"]["history"].as_array().unwrap().len(), 9);
+    // The older connection of the same seat is closed.
+    assert!(guest.closed_within(Duration::from_secs(5)).await);
+
+    // A refresh of the host's page with no version: a sync.
+    let mut host2 = Client::connect(server.addr, &room).await;
+    host2.hello(&host_token, 0).await;
+    let s = host2.recv().await;
+    assert_eq!(
+        (s["t"].clone(), s["room"]["seat"].clone()),
+        (json!("sync"), json!("host"))
+    );
+}
+
+#[tokio::test]
+async fn every_error_code_and_the_connection_stays_usable() {
+    let dir = tempdir::Dir::new("errors");
+    let server = start(test_config(&dir), None).await;
+    let addr = server.addr;
+    let (room, host_token) = create(addr).await;
+    let mut host = Client::connect(addr, &room).await;
+
+    host.send_text("not json".into()).await;
+    host.expect_error("bad_json").await;
+    host.ws
+        .send(tokio_tungstenite::tungstenite::Message::Binary(
+            vec![1, 2].into(),
+        ))
+        .await
+        .unwrap();
+    host.expect_error("bad_json").await;
+    host.send(json!({"t":"dance"})).await;
+    host.expect_error("bad_request").await;
+    host.send(json!({"t":"hello"})).await;
+    host.expect_error("bad_request").await;
+    host.send(json!({"t":"ping","extra":1})).await;
+    host.expect_error("bad_request").await;
+    host.send_text(format!(
+        "{{\"t\":\"ping\",\"pad\":\"{}\"}}",
+        "x".repeat(5000)
+    ))
+    .await;
+    host.expect_error("too_large").await;
+    host.send(json!({"t":"ping"})).await;
+    host.expect_error("not_authenticated").await;
+    host.hello("not-the-token", 0).await;
+    host.expect_error("bad_token").await;
+    host.hello(&host_token, 0).await;
+    assert_eq!(host.recv().await["t"], "sync");
+    assert_eq!(host.recv().await["opponent"], "none");
+    host.hello(&host_token, 0).await;
+    host.expect_error("already_authenticated").await;
+    host.send(json!({"t":"ping"})).await;
+    assert_eq!(host.recv().await["t"], "pong");
+
+    // Wrong room: an unknown id, and a real room's token used on another room.
+    let mut lost = Client::connect(addr, "AAAAAAAAAAAAAAAAAAAAAA").await;
+    lost.hello(&host_token, 0).await;
+    lost.expect_error("no_room").await;
+    let mut bad_id = Client::connect(addr, "nope").await;
+    bad_id.hello(&host_token, 0).await;
+    bad_id.expect_error("no_room").await;
+    let (other_room, _) = create(addr).await;
+    let mut other = Client::connect(addr, &other_room).await;
+    other.hello(&host_token, 0).await;
+    other.expect_error("bad_token").await;
+    let (status, body) = http(addr, "POST", "/api/rooms/AAAAAAAAAAAAAAAAAAAAAA/join", None).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (404, json!("no_room"))
+    );
+
+    // Game-level refusals.
+    host.send(json!({"t":"move","move":{"from":"a3","to":"a4"},"v":1}))
+        .await;
+    host.expect_error("not_playing").await;
+    host.send(json!({"t":"resign"})).await;
+    host.expect_error("not_playing").await;
+    host.send(json!({"t":"rematch"})).await;
+    host.expect_error("not_finished").await;
+    host.send(json!({"t":"abandon"})).await;
+    host.expect_error("not_offered").await;
+    host.send(json!({"t":"arrange","setup":{"a1":"general"}}))
+        .await;
+    let e = host.expect_error("invalid_setup").await;
+    assert!(!e["details"]["violations"].as_array().unwrap().is_empty());
+    // A gote set-up offered by sente.
+    host.send(json!({"t":"arrange","setup":setup_json(Side::Gote, 1)}))
+        .await;
+    host.expect_error("invalid_setup").await;
+
+    let guest_token = join(addr, &room).await;
+    let mut guest = Client::connect(addr, &room).await;
+    guest.hello(&guest_token, 0).await;
+    guest.until("presence").await;
+    let mut rng = rng(9);
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+    host.send(json!({"t":"arrange","setup":setup_json(Side::Sente, 2)}))
+        .await;
+    host.expect_error("not_arranging").await;
+    host.send(json!({"t":"unarrange"})).await;
+    host.expect_error("not_arranging").await;
+    let v = guest.v;
+    guest
+        .send(json!({"t":"move","move":{"from":"a6","to":"a5"},"v":v}))
+        .await;
+    guest.expect_error("not_your_turn").await;
+    let v = host.v;
+    host.send(json!({"t":"move","move":{"from":"a1","to":"a5"},"v":v}))
+        .await;
+    host.expect_error("illegal_move").await;
+    host.send(json!({"t":"move","move":{"from":"z9","to":"a5"},"v":v}))
+        .await;
+    host.expect_error("bad_request").await;
+    // After all that, the game goes on.
+    play_out(&mut host, &mut guest, &mut rng).await;
+}
+
+#[tokio::test]
+async fn unarrange_withdraws_and_the_game_waits_for_both() {
+    let dir = tempdir::Dir::new("unarrange");
+    let server = start(test_config(&dir), None).await;
+    let (room, host_token) = create(server.addr).await;
+    let mut host = Client::connect(server.addr, &room).await;
+    host.hello(&host_token, 0).await;
+    host.until("presence").await;
+    // The host arranges before the friend comes.
+    arrange(&mut host, 5).await;
+    host.until("ready").await;
+    host.send(json!({"t":"unarrange"})).await;
+    assert_eq!(host.until("ready").await["ready"], false);
+    arrange(&mut host, 6).await;
+    host.until("ready").await;
+    let guest_token = join(server.addr, &room).await;
+    host.until("joined").await;
+    let mut guest = Client::connect(server.addr, &room).await;
+    guest.hello(&guest_token, 0).await;
+    let s = guest.until("sync").await;
+    assert_eq!(s["room"]["opponent_ready"], true);
+    assert_eq!(s["room"]["you_ready"], false);
+    arrange(&mut guest, 7).await;
+    host.until("started").await;
+    guest.until("started").await;
+}
+
+#[tokio::test]
+async fn rate_limit_drops_messages_but_keeps_the_connection() {
+    let dir = tempdir::Dir::new("rate");
+    let mut config = test_config(&dir);
+    config.rate_burst = 5;
+    config.rate_per_sec = 2;
+    let server = start(config, None).await;
+    let (room, token) = create(server.addr).await;
+    let mut c = Client::connect(server.addr, &room).await;
+    c.hello(&token, 0).await;
+    for _ in 0..20 {
+        c.send(json!({"t":"ping"})).await;
+    }
+    let mut limited = 0;
+    let mut pongs = 0;
+    for _ in 0..(20 + 2) {
+        let f = c.recv().await;
+        if f["code"] == "rate_limited" {
+            limited += 1;
+        } else if f["t"] == "pong" {
+            pongs += 1;
+        }
+    }
+    assert!(limited >= 10, "{limited} limited, {pongs} pongs");
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    c.send(json!({"t":"ping"})).await;
+    assert_eq!(c.until("pong").await["t"], "pong");
+}
+
+#[tokio::test]
+async fn foreign_origins_are_refused() {
+    let dir = tempdir::Dir::new("origin");
+    let server = start(test_config(&dir), None).await;
+    let (room, token) = create(server.addr).await;
+    let err = Client::connect_with(server.addr, &room, Some("https://evil.example")).await;
+    match err {
+        Err(tokio_tungstenite::tungstenite::Error::Http(resp)) => {
+            assert_eq!(resp.status().as_u16(), 403);
+        }
+        other => panic!("expected a 403, got {:?}", other.map(|_| ())),
+    }
+    let own = format!("http://{}", server.addr);
+    let mut ok = Client::connect_with(server.addr, &room, Some(&own))
+        .await
+        .unwrap();
+    ok.hello(&token, 0).await;
+    assert_eq!(ok.recv().await["t"], "sync");
+    let (status, body) = http(
+        server.addr,
+        "POST",
+        "/api/rooms",
+        Some("https://evil.example"),
+    )
+    .await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (403, json!("forbidden_origin"))
+    );
+}
+
+#[tokio::test]
+async fn a_huge_frame_closes_only_that_connection() {
+    let dir = tempdir::Dir::new("huge");
+    let server = start(test_config(&dir), None).await;
+    let (room, token) = create(server.addr).await;
+    let mut c = Client::connect(server.addr, &room).await;
+    c.send_text("x".repeat(100 * 1024)).await;
+    assert!(c.closed_within(Duration::from_secs(5)).await);
+    let mut c = Client::connect(server.addr, &room).await;
+    c.hello(&token, 0).await;
+    assert_eq!(c.recv().await["t"], "sync");
+}
