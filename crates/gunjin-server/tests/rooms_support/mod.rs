@@ -249,11 +249,12 @@ impl Client {
         if t == "started" {
             self.to_move = Some(parse_side(&f["view"]["to_move"]));
         }
-        if !self.over && t != "ended" {
-            if let Some(side) = self.side {
-                check_no_enemy_kind(f, side);
-                self.checked += 1;
-            }
+        if !self.over
+            && t != "ended"
+            && let Some(side) = self.side
+        {
+            check_no_enemy_kind(f, side);
+            self.checked += 1;
         }
     }
 }
