@@ -237,6 +237,39 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('zooms with a two-finger pinch, which is not a tap either', async () => {
+    const page = await openBoard();
+    await setState(page, state());
+    const cell = async () => {
+      const a = await at(page, 'c4');
+      const b = await at(page, 'd4');
+      return Math.hypot(b.x - a.x, b.y - a.y);
+    };
+    const before = await cell();
+    const center = await at(page, 'c3');
+    // Two touch pointers move apart: the board grows.
+    await page.evaluate(({ x, y }) => {
+      const canvas = document.querySelector('#board canvas');
+      const fire = (type, id, dx) =>
+        canvas.dispatchEvent(
+          new PointerEvent(type, { pointerId: id, pointerType: 'touch', isPrimary: id === 11, clientX: x + dx, clientY: y, bubbles: true }),
+        );
+      fire('pointerdown', 11, -20);
+      fire('pointerdown', 12, 20);
+      for (let step = 1; step <= 6; step++) {
+        fire('pointermove', 11, -20 - step * 10);
+        fire('pointermove', 12, 20 + step * 10);
+      }
+      fire('pointerup', 11, -80);
+      fire('pointerup', 12, 80);
+    }, center);
+    await settled(page);
+    const after = await cell();
+    assert.ok(after > before * 1.3, `pinching out zooms in: ${before} → ${after}`);
+    assert.deepEqual(await clicks(page), [], 'a pinch is not a tap');
+    await page.close();
+  });
+
   it('switches between the diagonal and top views with its buttons', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Tank' }] }));

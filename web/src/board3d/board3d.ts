@@ -27,13 +27,14 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { Animator, easeInOut } from './animator';
 import { MAX_POLAR, POLAR, azimuthOf, directionOf, fitDistance } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
+import { Orbit } from './orbit';
 import { PieceKit, PieceObject } from './pieces';
 import { buildScenery, type Scenery } from './scenery';
+import { webglSupported } from './support';
 import type {
   BattleOutcome,
   Board3DOptions,
@@ -83,22 +84,14 @@ export class Board3D {
    * Whether this browser can draw the board (WebGL 2). When false, show the grid only.
    */
   static supported(): boolean {
-    try {
-      const canvas = document.createElement('canvas');
-      const gl = canvas.getContext('webgl2');
-      if (!gl) return false;
-      gl.getExtension('WEBGL_lose_context')?.loseContext();
-      return true;
-    } catch {
-      return false;
-    }
+    return webglSupported();
   }
 
   private readonly renderer: WebGLRenderer;
   private readonly canvas: HTMLCanvasElement;
   private readonly scene = new Scene();
   private readonly camera = new PerspectiveCamera(38, 1, 0.5, 200);
-  private readonly controls: OrbitControls;
+  private readonly controls: Orbit;
   private readonly scenery: Scenery;
   private readonly kit: PieceKit;
   private readonly markers = new Markers();
@@ -196,12 +189,8 @@ export class Board3D {
     this.flash.renderOrder = 10;
     this.scene.add(this.flash);
 
-    this.controls = new OrbitControls(this.camera, this.canvas);
-    this.controls.enableDamping = false;
-    this.controls.minPolarAngle = 0;
-    this.controls.maxPolarAngle = MAX_POLAR;
-    this.controls.maxTargetRadius = 3;
-    this.controls.addEventListener('change', this.invalidate);
+    this.controls = new Orbit(this.camera, this.canvas, this.invalidate);
+    this.controls.maxPolar = MAX_POLAR;
 
     const [bar, buttons] = this.buildButtons(opts.text);
     this.buttonBar = bar;
@@ -385,7 +374,6 @@ export class Board3D {
     this.flushIdle();
     this.cleanups.forEach((f) => f());
     this.resizeObserver?.disconnect();
-    this.controls.removeEventListener('change', this.invalidate);
     this.controls.dispose();
     for (const p of this.pieces.values()) p.detach();
     for (const p of this.ghosts) p.detach();

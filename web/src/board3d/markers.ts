@@ -2,16 +2,8 @@
  * Highlights drawn on the board face: yellow frame on the picked piece, green dots on squares it
  * may move to, red frames on squares it may attack, orange frames on the last move's squares.
  */
-import {
-  CircleGeometry,
-  Group,
-  Mesh,
-  MeshBasicMaterial,
-  Shape,
-  ShapeGeometry,
-  Path,
-  type BufferGeometry,
-} from 'three';
+import { type BufferGeometry, CircleGeometry, Group, Mesh, MeshBasicMaterial } from 'three';
+import { frameGeometry } from './geometry';
 import { CELL, cellOf } from './layout';
 
 /** Highlight colours, also used by the tests' pixel checks. */
@@ -30,26 +22,6 @@ const FRAME_INSETS: Record<FrameKind, [number, number]> = {
   selected: [0.085, 0.165],
   attack: [0.085, 0.165],
 };
-
-function frameGeometry(width: number, depth: number, outer: number, inner: number): ShapeGeometry {
-  const w = width / 2 - outer;
-  const d = depth / 2 - outer;
-  const shape = new Shape();
-  shape.moveTo(-w, -d);
-  shape.lineTo(w, -d);
-  shape.lineTo(w, d);
-  shape.lineTo(-w, d);
-  shape.closePath();
-  const t = inner - outer;
-  const hole = new Path();
-  hole.moveTo(-w + t, -d + t);
-  hole.lineTo(-w + t, d - t);
-  hole.lineTo(w - t, d - t);
-  hole.lineTo(w - t, -d + t);
-  hole.closePath();
-  shape.holes.push(hole);
-  return new ShapeGeometry(shape);
-}
 
 export class Markers {
   readonly root = new Group();

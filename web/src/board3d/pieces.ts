@@ -4,14 +4,14 @@
  * plain wood on both sides.
  */
 import {
-  ExtrudeGeometry,
+  type BufferGeometry,
   Group,
   Mesh,
   MeshStandardMaterial,
   PlaneGeometry,
-  Shape,
   type Texture,
 } from 'three';
+import { bevelledPrism } from './geometry';
 import type { Side } from './types';
 import { grainTexture, labelTexture, LABEL_PX } from './textures';
 
@@ -23,9 +23,16 @@ export const PIECE = {
   thickness: 0.25,
 } as const;
 
-const BODY_DEPTH = 0.2;
-const BEVEL = 0.025;
-const FACE_Z = BODY_DEPTH / 2 + BEVEL;
+const BEVEL = 0.03;
+const FACE_Z = PIECE.thickness / 2;
+/** The piece's outline seen from the front: a shogi-like pentagon standing on its base. */
+const OUTLINE: readonly (readonly [number, number])[] = [
+  [-0.36, 0],
+  [0.36, 0],
+  [0.32, 0.72],
+  [0, 0.88],
+  [-0.32, 0.72],
+];
 const LABEL_W = 0.52;
 const LABEL_H = (LABEL_W * LABEL_PX.height) / LABEL_PX.width;
 const LABEL_Y = 0.38;
@@ -42,7 +49,7 @@ export const PIECE_COLORS = {
 
 /** Geometry, materials and label textures shared by every piece of one board. */
 export class PieceKit {
-  readonly geometry: ExtrudeGeometry;
+  readonly geometry: BufferGeometry;
   readonly labelGeometry = new PlaneGeometry(LABEL_W, LABEL_H);
   private readonly grain: Texture;
   private readonly materials: Record<Side, [MeshStandardMaterial, MeshStandardMaterial]>;
@@ -52,22 +59,7 @@ export class PieceKit {
     private readonly anisotropy: number,
     private lang: string,
   ) {
-    const shape = new Shape();
-    shape.moveTo(-0.34, 0.02);
-    shape.lineTo(0.34, 0.02);
-    shape.lineTo(0.3, 0.7);
-    shape.lineTo(0, 0.86);
-    shape.lineTo(-0.3, 0.7);
-    shape.closePath();
-    this.geometry = new ExtrudeGeometry(shape, {
-      depth: BODY_DEPTH,
-      bevelEnabled: true,
-      bevelThickness: BEVEL,
-      bevelSize: 0.02,
-      bevelSegments: 2,
-      curveSegments: 1,
-    });
-    this.geometry.translate(0, 0, -BODY_DEPTH / 2);
+    this.geometry = bevelledPrism(OUTLINE, PIECE.thickness, BEVEL);
     this.grain = grainTexture(anisotropy, 29);
     const wood = (color: string, roughness: number): MeshStandardMaterial =>
       new MeshStandardMaterial({ color, map: this.grain, roughness, metalness: 0 });

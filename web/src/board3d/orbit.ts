@@ -1,0 +1,130 @@
+/**
+ * A small orbit controller: one pointer drags the camera around the board, the wheel and a
+ * two-finger pinch move it nearer or farther, all within limits. No panning: the board stays
+ * centred. Reports every camera change through `onChange` so the board can draw on demand.
+ */
+import { type PerspectiveCamera, Spherical, Vector3 } from 'three';
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+export class Orbit {
+  /** The point the camera looks at. */
+  readonly target = new Vector3();
+  minDistance = 1;
+  maxDistance = 100;
+  minPolar = 0;
+  maxPolar = Math.PI / 2;
+  private readonly spherical = new Spherical();
+  private readonly pointers = new Map<number, Point>();
+  private pinch = 0;
+  private readonly cleanups: (() => void)[] = [];
+
+  constructor(
+    private readonly camera: PerspectiveCamera,
+    private readonly element: HTMLElement,
+    private readonly onChange: () => void,
+  ) {
+    const on = <K extends keyof HTMLElementEventMap>(
+      type: K,
+      handler: (e: HTMLElementEventMap[K]) => void,
+      options?: AddEventListenerOptions,
+    ): void => {
+      element.addEventListener(type, handler, options);
+      this.cleanups.push(() => element.removeEventListener(type, handler, options));
+    };
+    on('pointerdown', this.down);
+    on('pointermove', this.move);
+    on('pointerup', this.up);
+    on('pointercancel', this.up);
+    on('wheel', this.wheel, { passive: false });
+    on('contextmenu', (e) => e.preventDefault());
+  }
+
+  /** Re-reads the camera's position, clamps it to the limits and aims the camera. */
+  update(): void {
+    this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
+    this.apply();
+  }
+
+  dispose(): void {
+    this.cleanups.forEach((f) => f());
+    this.pointers.clear();
+  }
+
+  private apply(): void {
+    const s = this.spherical;
+    s.phi = Math.min(this.maxPolar, Math.max(this.minPolar, s.phi));
+    s.makeSafe();
+    s.radius = Math.min(this.maxDistance, Math.max(this.minDistance, s.radius));
+    const before = this.camera.position.clone();
+    this.camera.position.setFromSpherical(s).add(this.target);
+    this.camera.lookAt(this.target);
+    if (before.distanceToSquared(this.camera.position) > 1e-12) this.onChange();
+  }
+
+  private rotate(dx: number, dy: number): void {
+    const h = this.element.clientHeight || 1;
+    this.spherical.theta -= (2 * Math.PI * dx) / h;
+    this.spherical.phi -= (2 * Math.PI * dy) / h;
+    this.apply();
+  }
+
+  private zoom(factor: number): void {
+    this.spherical.radius *= factor;
+    this.apply();
+  }
+
+  private spread(): number {
+    const [a, b] = [...this.pointers.values()];
+    return a && b ? Math.hypot(a.x - b.x, a.y - b.y) : 0;
+  }
+
+  private readonly down = (e: PointerEvent): void => {
+    if (e.pointerType === 'mouse' && e.button !== 0) return;
+    try {
+      this.element.setPointerCapture(e.pointerId);
+    } catch {
+      // Synthetic or already released pointers cannot be captured; dragging still works.
+    }
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
+    if (this.pointers.size === 2) this.pinch = this.spread();
+  };
+
+  private readonly move = (e: PointerEvent): void => {
+    const last = this.pointers.get(e.pointerId);
+    if (!last) return;
+    const dx = e.clientX - last.x;
+    const dy = e.clientY - last.y;
+    last.x = e.clientX;
+    last.y = e.clientY;
+    if (this.pointers.size === 1) {
+      this.rotate(dx, dy);
+    } else if (this.pointers.size === 2) {
+      const spread = this.spread();
+      if (this.pinch > 0 && spread > 0) this.zoom(this.pinch / spread);
+      this.pinch = spread;
+    }
+  };
+
+  private readonly up = (e: PointerEvent): void => {
+    if (!this.pointers.delete(e.pointerId)) return;
+    try {
+      this.element.releasePointerCapture(e.pointerId);
+    } catch {
+      // Already released.
+    }
+    this.pinch = this.pointers.size === 2 ? this.spread() : 0;
+  };
+
+  private readonly wheel = (e: WheelEvent): void => {
+    e.preventDefault();
+    const lines = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
+    const delta = Math.max(-400, Math.min(400, e.deltaY * lines));
+    this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
+    this.zoom(Math.pow(0.95, -delta * 0.01));
+  };
+}
