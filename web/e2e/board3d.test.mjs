@@ -329,6 +329,30 @@ describe('3D board', () => {
     await page2.close();
   });
 
+  it('follows its container\'s size, changes its text, and leaves cleanly', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'f8', side: 'gote' }] }));
+    await page.evaluate(() => {
+      document.getElementById('board').style.width = '420px';
+      document.getElementById('board').style.height = '600px';
+    });
+    await page.waitForFunction(() => document.querySelector('#board canvas').width === 420);
+    await settled(page);
+    const box = await page.locator('#board').boundingBox();
+    for (const square of ['a1', 'f1', 'a8', 'f8']) {
+      const p = await at(page, square);
+      assert.ok(p.x > box.x && p.x < box.x + box.width && p.y > box.y && p.y < box.y + box.height, `${square} still on the narrower board`);
+    }
+    await page.evaluate(() => window.board3d.setText('ja', { diagonal: '斜めから', top: '真上から', board: '盤' }));
+    assert.equal(await page.textContent('button[data-view=top]'), '真上から');
+    assert.equal(await page.getAttribute('#board canvas', 'aria-label'), '盤');
+    await page.evaluate(() => window.board3d.dispose());
+    assert.equal(await page.locator('#board canvas').count(), 0);
+    assert.equal(await page.locator('#board button').count(), 0);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('draws only when something changes', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'a3', side: 'sente', label: 'Spy' }] }));
