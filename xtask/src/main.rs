@@ -14,6 +14,8 @@ use std::process::{Command, ExitCode};
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const DEFAULT_ADDR: &str = "127.0.0.1:8080";
 const CHROMIUM: &str = "/usr/bin/chromium";
+/// Oldest binaryen whose `wasm-opt` keeps wasm-bindgen's reference-types output working.
+const MIN_WASM_OPT: u32 = 117;
 
 type Result<T> = std::result::Result<T, String>;
 
@@ -145,25 +147,27 @@ fn build_wasm() -> Result<()> {
 
 /// Shrinks the wasm with `wasm-opt` when it is installed; the page works without it.
 fn optimize_wasm(file: &Path) {
+    if std::env::var_os("GUNJIN_NO_WASM_OPT").is_some() {
+        println!("(GUNJIN_NO_WASM_OPT set: keeping the unoptimized wasm)");
+        return;
+    }
     let Ok(found) = Command::new("wasm-opt").arg("--version").output() else {
         println!("(wasm-opt not found: keeping the unoptimized wasm)");
         return;
     };
-    if !found.status.success() {
+    // Old binaryen (Debian's 108) mangles the reference-types table wasm-bindgen emits: the page
+    // then fails to start. Only a recent one is used.
+    let version = String::from_utf8_lossy(&found.stdout)
+        .split_whitespace()
+        .find_map(|w| w.parse::<u32>().ok())
+        .unwrap_or(0);
+    if !found.status.success() || version < MIN_WASM_OPT {
+        println!("(wasm-opt {version} is older than {MIN_WASM_OPT}: keeping the unoptimized wasm)");
         return;
     }
     let before = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
     let ok = Command::new("wasm-opt")
-        .args([
-            "-Oz",
-            "--enable-bulk-memory",
-            "--enable-nontrapping-float-to-int",
-        ])
-        .args([
-            "--enable-sign-ext",
-            "--enable-mutable-globals",
-            "--enable-reference-types",
-        ])
+        .args(["-Oz", "--all-features"])
         .arg(file)
         .arg("-o")
         .arg(file)

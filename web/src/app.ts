@@ -1,0 +1,607 @@
+/**
+ * The root object: owns the parts of the page (language, match state, the boards, the panel,
+ * dialogs, announcements) and wires them together. `update` redraws from the state, `resize`
+ * passes size changes to the boards, `dispose` removes everything. No part is a singleton: each
+ * is created here and handed what it needs.
+ */
+import type { BoardState, BoardView } from './board';
+import type { Engine, Side, Square, Status } from './engine';
+import { en } from './i18n/en';
+import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
+import { MODES, type Mode } from './modes';
+import { boardState } from './state/board-state';
+import { LocalMatch, type Phase } from './state/match';
+import type { Report } from './state/messages';
+import { ArrangementStore, type SetupEvent } from './state/setup';
+import { button, h } from './ui/dom';
+import { GridBoard, type GridText } from './ui/grid';
+import { renderTable } from './ui/table';
+
+export interface AppEnv {
+  readonly storage: Storage | undefined;
+  readonly languages: readonly string[];
+  /** Seeds for automatic arrangements. */
+  readonly random: () => number;
+}
+
+type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: LocalMatch };
+
+export class App {
+  readonly i18n: I18n;
+  private screen: Screen = { kind: 'start' };
+  private readonly store: ArrangementStore;
+  private readonly grid: GridBoard;
+  private readonly boards: BoardView[] = [];
+  private readonly cleanups: (() => void)[] = [];
+
+  private readonly root: HTMLElement;
+  private readonly titleEl: HTMLElement;
+  private readonly taglineEl: HTMLElement;
+  private readonly toolbar: HTMLElement;
+  private readonly stage: HTMLElement;
+  /** Where the 3D board mounts (see `mountBoard`). */
+  readonly boardMount: HTMLDivElement;
+  private readonly curtain: HTMLElement;
+  private readonly panel: HTMLElement;
+  private readonly live: HTMLElement;
+  private dialog: HTMLDialogElement | null = null;
+  private notice: { text: string; tone: 'info' | 'warn' } | null = null;
+  private resignArmed = false;
+  private lastPhaseKey = '';
+
+  constructor(
+    private readonly host: HTMLElement,
+    private readonly engine: Engine,
+    private readonly env: AppEnv,
+  ) {
+    this.i18n = new I18n(engine.kinds, env.storage, env.languages);
+    this.store = new ArrangementStore(env.storage);
+
+    this.titleEl = h('h1', { class: 'title' });
+    this.taglineEl = h('p', { class: 'tagline' });
+    this.toolbar = h('nav', { class: 'toolbar' });
+    this.grid = new GridBoard(engine.squares, this.gridText());
+    this.boardMount = h('div', { class: 'board3d-mount', attrs: { 'data-board3d': '' } });
+    this.boardMount.hidden = true;
+    this.curtain = h('div', { class: 'curtain', attrs: { role: 'region' } });
+    this.curtain.hidden = true;
+    this.stage = h('div', { class: 'board-stage' }, this.boardMount, h('div', { class: 'grid-wrap' }, this.grid.element), this.curtain);
+    this.panel = h('aside', { class: 'panel' });
+    this.live = h('div', { class: 'sr-only live', attrs: { 'aria-live': 'polite', role: 'status' } });
+    this.root = h(
+      'div',
+      { class: 'app' },
+      h('header', { class: 'topbar' }, h('div', { class: 'brand' }, this.titleEl, this.taglineEl), this.toolbar),
+      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.stage), this.panel),
+      this.live,
+    );
+    host.append(this.root);
+    this.cleanups.push(this.grid.onSquare((sq) => this.onSquare(sq)));
+    this.boards.push(this.grid);
+    const onResize = (): void => this.resize();
+    window.addEventListener('resize', onResize);
+    this.cleanups.push(() => window.removeEventListener('resize', onResize));
+    this.update();
+  }
+
+  /**
+   * Mounts another board (the 3D board) beside the grid: it receives the same state and its
+   * square presses act like the grid's. Returns a function that unmounts it.
+   */
+  mountBoard(view: BoardView): () => void {
+    this.boards.push(view);
+    this.boardMount.hidden = false;
+    this.stage.classList.add('with-3d');
+    const off = view.onSquare((sq) => this.onSquare(sq));
+    this.update();
+    return () => {
+      off();
+      const i = this.boards.indexOf(view);
+      if (i >= 0) this.boards.splice(i, 1);
+      this.boardMount.hidden = this.boards.length <= 1;
+      this.stage.classList.toggle('with-3d', this.boards.length > 1);
+    };
+  }
+
+  // ---- actions -------------------------------------------------------------------------------
+
+  startMode(mode: Mode): void {
+    if (this.screen.kind === 'match') this.screen.match.dispose();
+    const match = new LocalMatch(this.engine, this.store, this.env.random);
+    this.screen = { kind: 'match', mode, match };
+    this.notice = null;
+    this.update();
+  }
+
+  chooseModeAgain(): void {
+    if (this.screen.kind === 'match') this.screen.match.dispose();
+    this.screen = { kind: 'start' };
+    this.notice = null;
+    this.update();
+  }
+
+  setLang(lang: Lang): void {
+    this.i18n.setLang(lang);
+    this.closeDialog();
+    this.grid.setText(this.gridText());
+    this.update();
+  }
+
+  private get match(): LocalMatch | null {
+    return this.screen.kind === 'match' ? this.screen.match : null;
+  }
+
+  private onSquare(square: Square): void {
+    const match = this.match;
+    if (match === null) return;
+    const p = match.phase;
+    if (p.kind === 'setup') {
+      this.setupEvent(p.setup.press(square));
+    } else if (p.kind === 'turn') {
+      const ev = match.press(square);
+      this.resignArmed = false;
+      if (ev.type === 'selected') {
+        const { moves, attacks } = ev.destinations;
+        if (moves.length + attacks.length === 0) this.say(this.i18n.t('noMoves'));
+        else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
+      } else if (ev.type === 'moved') {
+        const lines = ev.reports.map((r) => this.reportText(r));
+        if (ev.status.state !== 'ongoing') lines.push(this.statusText(ev.status));
+        this.say(lines.join(' '));
+      }
+    }
+    this.update();
+  }
+
+  private setupEvent(ev: SetupEvent): void {
+    const t = this.i18n;
+    switch (ev.type) {
+      case 'chosen':
+        this.note(t.t('chosen', { square: ev.square }));
+        break;
+      case 'unchosen':
+        this.note(t.t('unchosen'));
+        break;
+      case 'swapped':
+        this.note(t.t('swapped', { a: ev.a, b: ev.b }));
+        break;
+      case 'refused': {
+        const v = ev.violation;
+        const key = `rule_${v.rule}`;
+        const known = key in CATALOGUE_KEYS;
+        const reason = known
+          ? t.t(key as MessageKey, { square: v.square ?? '' })
+          : t.t('rule_other', { rule: v.rule });
+        this.note(t.t('refused', { reason }), 'warn');
+        break;
+      }
+      case 'ignored':
+        break;
+    }
+  }
+
+  private note(text: string, tone: 'info' | 'warn' = 'info'): void {
+    this.notice = { text, tone };
+    this.say(text);
+  }
+
+  /** Announces text in the live region. */
+  private say(text: string): void {
+    this.live.textContent = text;
+  }
+
+  // ---- drawing --------------------------------------------------------------------------------
+
+  update(): void {
+    const t = this.i18n;
+    document.documentElement.lang = t.lang;
+    document.title = t.t('appTitle');
+    this.titleEl.textContent = t.t('appTitle');
+    this.taglineEl.textContent = t.t('appTagline');
+    this.drawToolbar();
+
+    const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
+    const match = this.match;
+    const phaseKey = match === null ? 'start' : `${match.phase.kind}:${match.phase.side}`;
+    const phaseChanged = phaseKey !== this.lastPhaseKey;
+    this.lastPhaseKey = phaseKey;
+    if (phaseChanged) {
+      this.resignArmed = false;
+      if (match?.phase.kind !== 'setup') this.notice = null;
+    }
+
+    const state: BoardState =
+      match === null
+        ? { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] }
+        : boardState(match, (k) => t.kind(k));
+    for (const b of this.boards) b.setState(state);
+    const looking = match !== null && match.viewer !== null;
+    this.grid.setInteractive(looking);
+    this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
+
+    this.drawCurtain(match);
+    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.matchPanel(match)));
+
+    if (phaseChanged) this.focusForPhase(match?.phase ?? null);
+    else if (focusKey !== undefined) {
+      const again = this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
+      again?.focus();
+    }
+  }
+
+  private focusForPhase(phase: Phase | null): void {
+    if (phase === null) {
+      this.panel.querySelector<HTMLElement>('.mode-button')?.focus();
+      return;
+    }
+    switch (phase.kind) {
+      case 'setup-curtain':
+      case 'turn-curtain':
+        this.curtain.querySelector<HTMLElement>('button')?.focus();
+        break;
+      case 'setup':
+      case 'turn':
+        this.grid.focus();
+        break;
+      case 'moved':
+        this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus();
+        break;
+      case 'over':
+        this.panel.querySelector<HTMLElement>('.result')?.focus();
+        break;
+    }
+  }
+
+  private drawToolbar(): void {
+    const t = this.i18n;
+    const select = h('select', { class: 'lang', attrs: { 'aria-label': t.t('language') } });
+    select.dataset['focusKey'] = 'lang';
+    for (const lang of LANGS) {
+      const opt = h('option', { text: LANG_NAMES[lang], attrs: { value: lang, lang } });
+      opt.selected = lang === t.lang;
+      select.append(opt);
+    }
+    select.addEventListener('change', () => this.setLang(select.value as Lang));
+    this.toolbar.replaceChildren(
+      button(t.t('table'), () => this.openTable(), { key: 'open-table', class: 'btn ghost' }),
+      button(t.t('help'), () => void this.openHelp(), { key: 'open-help', class: 'btn ghost' }),
+      h('label', { class: 'lang-label' }, h('span', { class: 'sr-only', text: t.t('language') }), select),
+    );
+  }
+
+  private drawCurtain(match: LocalMatch | null): void {
+    const p = match?.phase;
+    const t = this.i18n;
+    if (p === undefined || (p.kind !== 'setup-curtain' && p.kind !== 'turn-curtain')) {
+      this.curtain.hidden = true;
+      this.curtain.replaceChildren();
+      this.stage.classList.remove('curtained');
+      return;
+    }
+    const side = t.side(p.side);
+    const setup = p.kind === 'setup-curtain';
+    this.curtain.hidden = false;
+    this.stage.classList.add('curtained');
+    this.curtain.setAttribute('aria-label', t.t('curtainFirst'));
+    this.curtain.replaceChildren(
+      h(
+        'div',
+        { class: `curtain-card side-${p.side}` },
+        h('div', { class: 'curtain-crest', attrs: { 'aria-hidden': 'true' } }),
+        h('p', { class: 'curtain-text', text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
+        button(
+          t.t(setup ? 'startSetup' : 'startTurn', { side }),
+          () => {
+            match?.reveal();
+            const reports = match?.reports ?? [];
+            if (reports.length > 0) this.say(reports.map((r) => this.reportText(r)).join(' '));
+            this.update();
+          },
+          { key: 'reveal', class: 'btn primary big' },
+        ),
+      ),
+    );
+  }
+
+  private startPanel(): Node[] {
+    const t = this.i18n;
+    const list = h('div', { class: 'modes' });
+    for (const mode of MODES) {
+      const b = h(
+        'button',
+        { class: 'mode-button', attrs: { type: 'button' } },
+        h('span', { class: 'mode-title', text: t.t(mode.title) }),
+        h('span', { class: 'mode-desc', text: t.t(mode.description) }),
+      );
+      b.dataset['focusKey'] = `mode-${mode.id}`;
+      b.dataset['mode'] = mode.id;
+      b.addEventListener('click', () => this.startMode(mode));
+      list.append(b);
+    }
+    return [h('h2', { text: t.t('chooseMode') }), list];
+  }
+
+  private matchPanel(match: LocalMatch): Node[] {
+    const t = this.i18n;
+    const p = match.phase;
+    const side = t.side(p.side);
+    const out: Node[] = [];
+    const sideBadge = h('span', { class: `side-badge side-${p.side}`, text: side });
+    switch (p.kind) {
+      case 'setup-curtain':
+      case 'turn-curtain':
+        out.push(h('h2', {}, sideBadge), h('p', { class: 'hint', text: t.t('curtainFirst') }));
+        break;
+      case 'setup': {
+        const s = p.setup;
+        out.push(
+          h('h2', { text: t.t('setupTitle', { side }) }),
+          h('p', { class: 'hint', text: t.t('setupHint') }),
+          this.noticeEl(),
+          h(
+            'div',
+            { class: 'button-grid' },
+            button(t.t('rearrange'), () => {
+              s.rearrange(this.env.random());
+              this.note(t.t('rearranged'));
+              this.update();
+            }, { key: 'rearrange' }),
+            button(t.t('mirror'), () => {
+              s.mirror();
+              this.note(t.t('mirrored'));
+              this.update();
+            }, { key: 'mirror' }),
+            button(t.t('previous'), () => {
+              this.note(match.loadPrevious() ? t.t('previousLoaded') : t.t('noPrevious'));
+              this.update();
+            }, { key: 'previous' }),
+            button(t.t('undoSwap'), () => {
+              if (s.undo()) this.note(t.t('undone'));
+              this.update();
+            }, { key: 'undo', disabled: !s.canUndo }),
+          ),
+          button(t.t('confirm'), () => {
+            match.confirmSetup();
+            this.update();
+          }, { key: 'confirm', class: 'btn primary wide' }),
+        );
+        break;
+      }
+      case 'turn':
+      case 'moved': {
+        const view = match.view(p.side);
+        out.push(
+          h('h2', {}, sideBadge, ' ', t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side })),
+          h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
+          this.reportsEl(match.reports),
+        );
+        if (p.kind === 'moved') {
+          out.push(button(t.t('handOver'), () => {
+            match.handOver();
+            this.update();
+          }, { key: 'hand-over', class: 'btn primary wide' }));
+        }
+        if (view !== null) out.push(this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle));
+        out.push(
+          button(this.resignArmed ? t.t('resignConfirm', { side }) : t.t('resign'), () => {
+            if (!this.resignArmed) {
+              this.resignArmed = true;
+              this.update();
+              return;
+            }
+            const status = match.resign();
+            if (status !== null) this.say(this.statusText(status));
+            this.update();
+          }, { key: 'resign', class: this.resignArmed ? 'btn danger wide' : 'btn wide' }),
+        );
+        break;
+      }
+      case 'over': {
+        const view = match.view(p.side);
+        const result = h('div', { class: 'result', attrs: { tabindex: '-1', role: 'status' } },
+          h('h2', { text: t.t('overTitle') }),
+          h('p', { class: 'result-text', text: this.statusText(p.status) }),
+          h('p', { class: 'hint', text: t.t('revealedNote') }),
+        );
+        out.push(result, this.reportsEl(match.reports));
+        if (view !== null) {
+          const mine = p.side;
+          const other = mine === 'sente' ? 'gote' : 'sente';
+          out.push(
+            this.removedListEl(t.t('removedOwn'), mine, view.removed.own),
+            this.removedListEl(t.t('removedEnemy'), other, view.removed.enemy ?? []),
+          );
+        }
+        break;
+      }
+    }
+    if (p.kind !== 'setup' && p.kind !== 'setup-curtain') out.push(this.logEl(match));
+    out.push(
+      h(
+        'div',
+        { class: 'game-buttons' },
+        button(t.t('playAgain'), () => {
+          match.restart();
+          this.update();
+        }, { key: 'play-again' }),
+        button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
+      ),
+    );
+    return out;
+  }
+
+  private noticeEl(): Node {
+    const n = this.notice;
+    return h('p', { class: `notice ${n?.tone ?? ''}`, text: n?.text ?? '', attrs: { 'data-notice': '' } });
+  }
+
+  private reportsEl(reports: readonly Report[]): Node {
+    const list = h('ul', { class: 'reports' });
+    for (const r of reports) {
+      list.append(h('li', { class: r.type === 'battle' ? `battle ${r.result}` : 'move', text: this.reportText(r) }));
+    }
+    return list;
+  }
+
+  private removedEl(own: readonly string[], enemyCount: number, quiet: number): Node {
+    const t = this.i18n;
+    return h(
+      'div',
+      { class: 'removed' },
+      h('h3', { text: t.t('removedOwn') }),
+      h('p', { class: 'removed-own', text: own.length === 0 ? t.t('removedNone') : own.map((k) => t.kind(k)).join('、') }),
+      h('h3', { text: t.t('removedEnemy') }),
+      h('p', { class: 'removed-enemy', text: t.t('removedCount', { count: enemyCount }) }),
+      quiet > 0 ? h('p', { class: 'small', text: t.t('noBattleCount', { count: quiet }) }) : null,
+    );
+  }
+
+  private removedListEl(title: string, side: Side, kinds: readonly string[]): Node {
+    const t = this.i18n;
+    return h(
+      'div',
+      { class: 'removed' },
+      h('h3', {}, h('span', { class: `side-badge side-${side}`, text: t.side(side) }), ' ', title),
+      h('p', { text: kinds.length === 0 ? t.t('removedNone') : kinds.map((k) => t.kind(k)).join('、') }),
+    );
+  }
+
+  private logEl(match: LocalMatch): Node {
+    const t = this.i18n;
+    const p = match.phase;
+    const view = p.kind === 'setup' || p.kind === 'setup-curtain' ? null : match.view(p.side);
+    const history = view?.history ?? [];
+    const list = h('ol', { class: 'log' });
+    history.forEach((ply, i) => {
+      const params = {
+        n: i + 1,
+        side: t.side(ply.side),
+        from: ply.from,
+        to: ply.to,
+        outcome: ply.battle === null ? '' : t.t(`outcome_${ply.battle.outcome}`),
+      };
+      list.append(h('li', { text: t.t(ply.battle === null ? 'plyLine' : 'plyBattle', params) }));
+    });
+    return h('details', { class: 'log-box' }, h('summary', { text: `${t.t('log')} (${history.length})` }), list);
+  }
+
+  private reportText(r: Report): string {
+    const t = this.i18n;
+    if (r.type === 'moved') return t.t(r.mine ? 'youMoved' : 'enemyMoved', { from: r.from, to: r.to });
+    const key = r.result === 'won' ? 'battleWon' : r.result === 'lost' ? 'battleLost' : 'battleBoth';
+    return t.t(key, { kind: t.kind(r.kind), square: r.square });
+  }
+
+  private statusText(status: Status): string {
+    const t = this.i18n;
+    switch (status.state) {
+      case 'ongoing':
+        return '';
+      case 'won': {
+        const loser = status.winner === 'sente' ? 'gote' : 'sente';
+        return t.t(`won_${status.reason}`, { winner: t.side(status.winner), loser: t.side(loser) });
+      }
+      case 'draw':
+        return t.t(`draw_${status.reason}`);
+    }
+  }
+
+  private gridText(): GridText {
+    const t = this.i18n;
+    return {
+      label: t.t('gridLabel'),
+      river: t.t('riverLabel'),
+      empty: (square) => t.t('cellEmpty', { square }),
+      own: (square, kind) => t.t('cellOwn', { square, kind }),
+      enemy: (square) => t.t('cellEnemy', { square }),
+      revealed: (square, side, kind) => t.t('cellRevealed', { square, side: t.side(side), kind }),
+      hidden: (square, side) => t.t('cellHidden', { square, side: t.side(side) }),
+      selected: t.t('cellSelected'),
+      move: t.t('cellMove'),
+      attack: t.t('cellAttack'),
+      last: t.t('cellLast'),
+      hq: t.t('cellHq'),
+      enemyMark: t.t('enemyMark'),
+    };
+  }
+
+  // ---- dialogs -------------------------------------------------------------------------------
+
+  private openDialog(title: string, body: Node, key: string): HTMLDialogElement {
+    this.closeDialog();
+    const t = this.i18n;
+    const titleId = `dialog-title-${key}`;
+    const close = button(t.t('close'), () => this.closeDialog(), { class: 'btn ghost close' });
+    const dialog = h(
+      'dialog',
+      { class: `dialog dialog-${key}`, attrs: { 'aria-labelledby': titleId } },
+      h('header', { class: 'dialog-head' }, h('h2', { text: title, attrs: { id: titleId } }), close),
+      h('div', { class: 'dialog-body' }, body),
+    );
+    // The dialog's content exists only while it is open, so no piece name lingers in the page.
+    dialog.addEventListener('close', () => {
+      dialog.remove();
+      if (this.dialog === dialog) this.dialog = null;
+    });
+    this.root.append(dialog);
+    this.dialog = dialog;
+    dialog.showModal();
+    close.focus();
+    return dialog;
+  }
+
+  closeDialog(): void {
+    const d = this.dialog;
+    this.dialog = null;
+    if (d !== null) {
+      d.close();
+      d.remove();
+    }
+  }
+
+  openTable(): void {
+    this.openDialog(this.i18n.t('tableTitle'), renderTable(this.engine.battleTable(), this.i18n), 'table');
+  }
+
+  async openHelp(): Promise<void> {
+    const t = this.i18n;
+    const body = h('div', { class: 'help-body', text: t.t('helpLoading') });
+    const dialog = this.openDialog(t.t('help'), body, 'help');
+    const [{ helpContent }, { renderHelp }] = await Promise.all([import('./help/content'), import('./help/render')]);
+    if (this.dialog !== dialog) return;
+    const doc = helpContent[t.lang];
+    const heading = dialog.querySelector('h2');
+    if (heading !== null) heading.textContent = doc.title;
+    renderHelp(doc, body);
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
+
+  resize(): void {
+    for (const b of this.boards) b.resize();
+  }
+
+  dispose(): void {
+    this.closeDialog();
+    if (this.screen.kind === 'match') this.screen.match.dispose();
+    for (const c of this.cleanups) c();
+    for (const b of this.boards) b.dispose();
+    this.root.remove();
+    this.host.replaceChildren();
+  }
+
+  /** Every piece name in one language (or kind ids for `id`), from the engine. */
+  kindNames(lang: Lang | 'id'): string[] {
+    return this.engine.kinds.map((k) => k[lang]);
+  }
+
+  /** Hooks for the end-to-end tests (`?e2e`): read-only facts, never a way to play. */
+  testHooks(): { legalMoves(): [Square, Square][]; phase(): string } {
+    return {
+      legalMoves: () => (this.match?.viewer === null ? [] : (this.match?.legalMoves() ?? [])),
+      phase: () => this.match?.phase.kind ?? 'start',
+    };
+  }
+}
+
+const CATALOGUE_KEYS: Readonly<Record<string, unknown>> = en;

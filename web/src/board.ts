@@ -1,0 +1,39 @@
+/**
+ * What a board draws and how it reports presses. Both the button grid and the 3D board
+ * (`board3d/`, mounted beside the grid when WebGL works) take this state; neither holds a rule.
+ * The shape matches `board3d`'s `BoardRenderState`.
+ */
+import type { Outcome, Side, Square } from './engine';
+
+export interface PieceState {
+  readonly square: Square;
+  readonly side: Side;
+  /** The kind id; absent when hidden from the viewer. */
+  readonly kind?: string | undefined;
+  /** The localized name; absent when hidden. */
+  readonly label?: string | undefined;
+}
+
+export interface BoardState {
+  /** Whose eyes the board is drawn for: that side's camp is at the bottom. */
+  readonly viewer: Side;
+  readonly pieces: readonly PieceState[];
+  /** The picked piece or square (yellow frame). */
+  readonly selected?: Square | undefined;
+  /** Empty squares the picked piece can enter (green dots). */
+  readonly moveTargets: readonly Square[];
+  /** Enemy-held squares the picked piece can attack (red frames). */
+  readonly attackTargets: readonly Square[];
+  /** The last move (orange frames). */
+  readonly lastMove?: { readonly from: Square; readonly to: Square } | undefined;
+  readonly battle?: { readonly square: Square; readonly outcome: Outcome } | undefined;
+}
+
+/** A board the page can drive: the grid, or the 3D board. */
+export interface BoardView {
+  setState(state: BoardState): void;
+  /** Registers a listener for square presses; returns a function that removes it. */
+  onSquare(listener: (square: Square) => void): () => void;
+  resize(): void;
+  dispose(): void;
+}

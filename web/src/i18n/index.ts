@@ -1,0 +1,91 @@
+/**
+ * The page's languages: Japanese, Korean, English. Picked from the browser, switchable,
+ * remembered in `localStorage`. Piece names come from the engine (the spec's table).
+ */
+import type { KindInfo } from '../engine';
+import { en, type Catalogue, type MessageKey } from './en';
+import { ja } from './ja';
+import { ko } from './ko';
+
+export type Lang = 'ja' | 'ko' | 'en';
+export type { MessageKey, Catalogue };
+
+export const LANGS: readonly Lang[] = ['ja', 'ko', 'en'];
+
+/** Each language's own name, for the switcher. */
+export const LANG_NAMES: Readonly<Record<Lang, string>> = {
+  ja: '日本語',
+  ko: '한국어',
+  en: 'English',
+};
+
+export const CATALOGUES: Readonly<Record<Lang, Catalogue>> = { ja, ko, en };
+
+const STORAGE_KEY = 'gunjin.lang';
+
+/** The first of the browser's preferred languages that the page speaks; English otherwise. */
+export function detectLang(preferred: readonly string[]): Lang {
+  for (const tag of preferred) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'ja' || base === 'ko' || base === 'en') return base;
+  }
+  return 'en';
+}
+
+/** Fills `{name}` placeholders. */
+export function format(template: string, params: Readonly<Record<string, string | number>> = {}): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const value = params[name];
+    return value === undefined ? whole : String(value);
+  });
+}
+
+export interface Storage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** The current language and its strings. */
+export class I18n {
+  private current: Lang;
+  private readonly kindNames = new Map<string, KindInfo>();
+
+  constructor(
+    kinds: readonly KindInfo[],
+    private readonly storage: Storage | undefined,
+    preferred: readonly string[],
+  ) {
+    for (const k of kinds) this.kindNames.set(k.id, k);
+    const saved = storage?.getItem(STORAGE_KEY);
+    this.current = saved === 'ja' || saved === 'ko' || saved === 'en' ? saved : detectLang(preferred);
+  }
+
+  get lang(): Lang {
+    return this.current;
+  }
+
+  /** Switches the language and remembers it. */
+  setLang(lang: Lang): void {
+    this.current = lang;
+    try {
+      this.storage?.setItem(STORAGE_KEY, lang);
+    } catch {
+      // Storage may be full or blocked; the choice still holds for this visit.
+    }
+  }
+
+  t(key: MessageKey, params?: Readonly<Record<string, string | number>>): string {
+    return format(CATALOGUES[this.current][key], params);
+  }
+
+  /** A kind's name in the current language, as in the spec's table. */
+  kind(id: string): string {
+    const info = this.kindNames.get(id);
+    if (info === undefined) return id;
+    return info[this.current];
+  }
+
+  side(side: 'sente' | 'gote'): string {
+    return this.t(side);
+  }
+}

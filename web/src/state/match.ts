@@ -1,0 +1,217 @@
+/**
+ * The two-players-on-one-device match: setup behind a curtain for each side, then turns, each
+ * behind a curtain, and the end with everything revealed. Holds no rule: the engine decides
+ * destinations, battles and the end.
+ */
+import {
+  opponent,
+  type Arrangement,
+  type Destinations,
+  type Engine,
+  type EngineGame,
+  type KindId,
+  type Ply,
+  type Side,
+  type Square,
+  type Status,
+  type View,
+} from '../engine';
+import { reportPly, type Report } from './messages';
+import { ArrangementStore, SetupState } from './setup';
+
+export type Phase =
+  | { readonly kind: 'setup-curtain'; readonly side: Side }
+  | { readonly kind: 'setup'; readonly side: Side; readonly setup: SetupState }
+  | { readonly kind: 'turn-curtain'; readonly side: Side }
+  | { readonly kind: 'turn'; readonly side: Side }
+  | { readonly kind: 'moved'; readonly side: Side }
+  | { readonly kind: 'over'; readonly side: Side; readonly status: Status };
+
+export type TurnEvent =
+  | { readonly type: 'ignored' }
+  | { readonly type: 'selected'; readonly square: Square; readonly destinations: Destinations }
+  | { readonly type: 'deselected' }
+  | { readonly type: 'moved'; readonly ply: Ply; readonly reports: readonly Report[]; readonly status: Status };
+
+function ownPieces(view: View): Record<Square, KindId> {
+  const out: Record<Square, KindId> = {};
+  for (const [sq, p] of Object.entries(view.pieces)) {
+    if (p.side === view.side && p.kind !== undefined) out[sq] = p.kind;
+  }
+  return out;
+}
+
+export class LocalMatch {
+  private current: Phase = { kind: 'setup-curtain', side: 'sente' };
+  private game: EngineGame | null = null;
+  private readonly arrangements: { sente?: Arrangement; gote?: Arrangement } = {};
+  private selection: { square: Square; destinations: Destinations } | null = null;
+  private reportList: Report[] = [];
+  /** Each side's own pieces just before the opponent's latest ply (names its defending piece). */
+  private readonly ownBefore: { sente: Record<Square, KindId>; gote: Record<Square, KindId> } = {
+    sente: {},
+    gote: {},
+  };
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly store: ArrangementStore,
+    private readonly nextSeed: () => number,
+  ) {}
+
+  get phase(): Phase {
+    return this.current;
+  }
+
+  /** Who is looking at the screen now; null while a curtain is down. */
+  get viewer(): Side | null {
+    switch (this.current.kind) {
+      case 'setup-curtain':
+      case 'turn-curtain':
+        return null;
+      default:
+        return this.current.side;
+    }
+  }
+
+  get selected(): { readonly square: Square; readonly destinations: Destinations } | null {
+    return this.selection;
+  }
+
+  /** What the player looking now has been told (cleared at every curtain). */
+  get reports(): readonly Report[] {
+    return this.reportList;
+  }
+
+  /** The confirmed arrangement of a side, if any (hidden from the other side by the page). */
+  arrangement(side: Side): Arrangement | undefined {
+    return this.arrangements[side];
+  }
+
+  /** The view of `side`, once the game has started. */
+  view(side: Side): View | null {
+    return this.game?.view(side) ?? null;
+  }
+
+  /** Legal moves of the side to move (for tests and tools; the page does not need it). */
+  legalMoves(): [Square, Square][] {
+    return this.game?.legalMoves() ?? [];
+  }
+
+  /** Lifts the curtain: the named side starts arranging or playing. */
+  reveal(): void {
+    const p = this.current;
+    if (p.kind === 'setup-curtain') {
+      this.current = { kind: 'setup', side: p.side, setup: new SetupState(this.engine, p.side, this.nextSeed()) };
+      this.reportList = [];
+    } else if (p.kind === 'turn-curtain' && this.game !== null) {
+      const view = this.game.view(p.side);
+      const last = view.history[view.history.length - 1];
+      this.reportList = last === undefined ? [] : reportPly(p.side, last, this.ownBefore[p.side]);
+      this.current = { kind: 'turn', side: p.side };
+    }
+  }
+
+  /** The saved arrangement of the side setting up, loaded if valid. */
+  loadPrevious(): boolean {
+    const p = this.current;
+    if (p.kind !== 'setup') return false;
+    const saved = this.store.load(p.side);
+    return saved !== null && p.setup.load(saved);
+  }
+
+  hasPrevious(side: Side): boolean {
+    return this.store.load(side) !== null;
+  }
+
+  /** Confirms the arrangement of the side setting up (and remembers it in the browser). */
+  confirmSetup(): boolean {
+    const p = this.current;
+    if (p.kind !== 'setup') return false;
+    const arrangement = p.setup.arrangement;
+    if (this.engine.validate(p.side, arrangement).length > 0) return false;
+    this.arrangements[p.side] = arrangement;
+    this.store.save(p.side, arrangement);
+    const { sente, gote } = this.arrangements;
+    if (sente !== undefined && gote !== undefined) {
+      this.game?.dispose();
+      this.game = this.engine.newGame(sente, gote);
+      this.ownBefore.sente = ownPieces(this.game.view('sente'));
+      this.ownBefore.gote = ownPieces(this.game.view('gote'));
+      this.current = { kind: 'turn-curtain', side: 'sente' };
+    } else {
+      this.current = { kind: 'setup-curtain', side: opponent(p.side) };
+    }
+    this.reportList = [];
+    return true;
+  }
+
+  /** A press on a square during a turn: select, re-select, deselect or move. */
+  press(square: Square): TurnEvent {
+    const p = this.current;
+    const game = this.game;
+    if (p.kind !== 'turn' || game === null) return { type: 'ignored' };
+    const sel = this.selection;
+    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
+      return this.move(p.side, game, sel.square, square);
+    }
+    const view = game.view(p.side);
+    const piece = view.pieces[square];
+    if (piece !== undefined && piece.side === p.side && sel?.square !== square) {
+      const destinations = game.destinations(p.side, square);
+      this.selection = { square, destinations };
+      return { type: 'selected', square, destinations };
+    }
+    if (sel === null) return { type: 'ignored' };
+    this.selection = null;
+    return { type: 'deselected' };
+  }
+
+  private move(side: Side, game: EngineGame, from: Square, to: Square): TurnEvent {
+    const before = ownPieces(game.view(side));
+    const answer = game.play(from, to);
+    this.selection = null;
+    const reports = reportPly(side, answer.ply, before);
+    this.reportList = reports;
+    this.ownBefore[side] = ownPieces(game.view(side));
+    this.current =
+      answer.status.state === 'ongoing'
+        ? { kind: 'moved', side }
+        : { kind: 'over', side, status: answer.status };
+    return { type: 'moved', ply: answer.ply, reports, status: answer.status };
+  }
+
+  /** After looking at the result of a move: the curtain comes down for the other side. */
+  handOver(): void {
+    const p = this.current;
+    if (p.kind !== 'moved') return;
+    this.reportList = [];
+    this.current = { kind: 'turn-curtain', side: opponent(p.side) };
+  }
+
+  /** The player looking now resigns. */
+  resign(): Status | null {
+    const p = this.current;
+    if ((p.kind !== 'turn' && p.kind !== 'moved') || this.game === null) return null;
+    const status = this.game.resign(p.side);
+    this.selection = null;
+    this.current = { kind: 'over', side: p.side, status };
+    return status;
+  }
+
+  /** Back to the arrangements of a new game. */
+  restart(): void {
+    this.game?.dispose();
+    this.game = null;
+    delete this.arrangements.sente;
+    delete this.arrangements.gote;
+    this.selection = null;
+    this.reportList = [];
+    this.current = { kind: 'setup-curtain', side: 'sente' };
+  }
+
+  dispose(): void {
+    this.game?.dispose();
+    this.game = null;
+  }
+}

@@ -1,0 +1,35 @@
+/** A small element builder: text only through `textContent`, never parsed HTML. */
+export type Child = Node | string | null | undefined | false;
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: {
+    class?: string;
+    text?: string;
+    attrs?: Readonly<Record<string, string>>;
+    on?: { readonly [E in keyof HTMLElementEventMap]?: (e: HTMLElementEventMap[E]) => void };
+  } = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  if (props.class !== undefined) el.className = props.class;
+  if (props.text !== undefined) el.textContent = props.text;
+  for (const [k, v] of Object.entries(props.attrs ?? {})) el.setAttribute(k, v);
+  for (const [name, fn] of Object.entries(props.on ?? {})) {
+    el.addEventListener(name, fn as EventListener);
+  }
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c);
+  }
+  return el;
+}
+
+/** A button; `key` lets the page put the focus back on it after a re-render. */
+export function button(label: string, onClick: () => void, opts: { key?: string; class?: string; disabled?: boolean } = {}): HTMLButtonElement {
+  const b = h('button', { class: opts.class ?? 'btn', text: label, attrs: { type: 'button' } });
+  if (opts.key !== undefined) b.dataset['focusKey'] = opts.key;
+  if (opts.disabled === true) b.disabled = true;
+  b.addEventListener('click', onClick);
+  return b;
+}
