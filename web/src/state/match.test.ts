@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage, testEngine } from '../test-engine';
+import { boardState } from './board-state';
+import { LocalMatch } from './match';
+import { ArrangementStore } from './setup';
+
+function newMatch(storage = new MemoryStorage()): LocalMatch {
+  let seed = 10;
+  return new LocalMatch(testEngine(), new ArrangementStore(storage), () => seed++);
+}
+
+/** Both sides confirm their automatic arrangements. */
+function throughSetup(m: LocalMatch): void {
+  m.reveal();
+  expect(m.confirmSetup()).toBe(true);
+  m.reveal();
+  expect(m.confirmSetup()).toBe(true);
+}
+
+describe('LocalMatch', () => {
+  it('sets up each side behind a curtain, then sente starts behind one', () => {
+    const storage = new MemoryStorage();
+    const m = newMatch(storage);
+    expect(m.phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
+    expect(m.viewer).toBeNull();
+    m.reveal();
+    expect(m.phase.kind).toBe('setup');
+    expect(m.viewer).toBe('sente');
+    m.confirmSetup();
+    expect(m.phase).toEqual({ kind: 'setup-curtain', side: 'gote' });
+    m.reveal();
+    m.confirmSetup();
+    expect(m.phase).toEqual({ kind: 'turn-curtain', side: 'sente' });
+    expect(storage.getItem('gunjin.arrangement.sente')).not.toBeNull();
+    expect(storage.getItem('gunjin.arrangement.gote')).not.toBeNull();
+  });
+
+  it('shows no kind at all while a curtain is down', () => {
+    const m = newMatch();
+    m.reveal();
+    m.confirmSetup();
+    const label = (k: string) => k;
+    const curtain = boardState(m, label);
+    expect(curtain.pieces).toHaveLength(23);
+    expect(curtain.pieces.every((p) => p.kind === undefined && p.label === undefined)).toBe(true);
+    m.reveal();
+    const setup = boardState(m, label);
+    expect(setup.viewer).toBe('gote');
+    expect(setup.pieces.filter((p) => p.side === 'gote').every((p) => p.kind !== undefined)).toBe(true);
+    expect(setup.pieces.filter((p) => p.side === 'sente').every((p) => p.kind === undefined)).toBe(true);
+    m.confirmSetup();
+    expect(boardState(m, label).pieces.every((p) => p.kind === undefined)).toBe(true);
+  });
+
+  it('plays a turn: select, destinations from the engine, move, result, hand over', () => {
+    const m = newMatch();
+    throughSetup(m);
+    m.reveal();
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    const [from, to] = m.legalMoves()[0] ?? ['', ''];
+    const sel = m.press(from);
+    expect(sel.type).toBe('selected');
+    if (sel.type === 'selected') {
+      expect([...sel.destinations.moves, ...sel.destinations.attacks]).toContain(to);
+    }
+    const state = boardState(m, (k) => k);
+    expect(state.selected).toBe(from);
+    expect(state.pieces.filter((p) => p.side === 'gote').every((p) => p.kind === undefined)).toBe(true);
+    const moved = m.press(to);
+    expect(moved.type).toBe('moved');
+    expect(m.phase).toEqual({ kind: 'moved', side: 'sente' });
+    expect(m.reports[0]).toEqual({ type: 'moved', mine: true, from, to });
+    expect(boardState(m, (k) => k).lastMove).toEqual({ from, to });
+    m.handOver();
+    expect(m.phase).toEqual({ kind: 'turn-curtain', side: 'gote' });
+    expect(m.reports).toEqual([]);
+    m.reveal();
+    expect(m.reports[0]).toEqual({ type: 'moved', mine: false, from, to });
+  });
+
+  it('ignores presses on enemy pieces and deselects on a non-destination', () => {
+    const m = newMatch();
+    throughSetup(m);
+    m.reveal();
+    expect(m.press('a8')).toEqual({ type: 'ignored' });
+    const [from] = m.legalMoves()[0] ?? [''];
+    m.press(from);
+    expect(m.press('a8').type).toBe('deselected');
+    expect(m.selected).toBeNull();
+  });
+
+  it('ends by resignation with everything revealed, and restarts at the setup', () => {
+    const m = newMatch();
+    throughSetup(m);
+    m.reveal();
+    const status = m.resign();
+    expect(status).toEqual({ state: 'won', winner: 'gote', reason: 'resignation' });
+    expect(m.phase.kind).toBe('over');
+    const state = boardState(m, (k) => k);
+    expect(state.pieces).toHaveLength(46);
+    expect(state.pieces.every((p) => p.kind !== undefined)).toBe(true);
+    m.restart();
+    expect(m.phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
+    expect(m.view('sente')).toBeNull();
+  });
+
+  it('plays random legal games to a natural end', () => {
+    const m = newMatch();
+    throughSetup(m);
+    let rng = 12345;
+    const next = () => {
+      rng = (rng * 1103515245 + 12345) % 2147483648;
+      return rng;
+    };
+    let plies = 0;
+    while (m.phase.kind !== 'over' && plies < 3000) {
+      m.reveal();
+      const moves = m.legalMoves();
+      const [from, to] = moves[next() % moves.length] ?? ['', ''];
+      m.press(from);
+      const ev = m.press(to);
+      expect(ev.type).toBe('moved');
+      plies++;
+      m.handOver();
+    }
+    expect(m.phase.kind).toBe('over');
+    if (m.phase.kind === 'over') expect(m.phase.status.state).not.toBe('ongoing');
+  });
+});

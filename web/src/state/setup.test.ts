@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage, testEngine } from '../test-engine';
+import { ArrangementStore, SetupState } from './setup';
+
+const squareOf = (arr: Readonly<Record<string, string>>, kind: string): string => {
+  const found = Object.entries(arr).find(([, k]) => k === kind);
+  if (found === undefined) throw new Error(`no ${kind}`);
+  return found[0];
+};
+
+describe('SetupState', () => {
+  it('starts from a valid automatic arrangement of 23 pieces in its own camp', () => {
+    const engine = testEngine();
+    const s = new SetupState(engine, 'gote', 4);
+    expect(Object.keys(s.arrangement)).toHaveLength(23);
+    expect(engine.validate('gote', s.arrangement)).toEqual([]);
+    expect(Object.keys(s.arrangement).every((sq) => /[5-8]$/.test(sq))).toBe(true);
+  });
+
+  it('swaps on the second press and undoes it', () => {
+    const s = new SetupState(testEngine(), 'sente', 1);
+    const before = { ...s.arrangement };
+    expect(s.press('a3')).toEqual({ type: 'chosen', square: 'a3' });
+    expect(s.chosen).toBe('a3');
+    // a3 and f3 both allow every kind, so this swap always goes through.
+    const ev = s.press('f3');
+    expect(ev).toEqual({ type: 'swapped', a: 'a3', b: 'f3' });
+    expect(s.arrangement['a3']).toBe(before['f3']);
+    expect(s.arrangement['f3']).toBe(before['a3']);
+    expect(s.chosen).toBeNull();
+    expect(s.undo()).toBe(true);
+    expect(s.arrangement).toEqual(before);
+    expect(s.undo()).toBe(false);
+  });
+
+  it('refuses to put the flag on the back row, with the rule, and changes nothing', () => {
+    const s = new SetupState(testEngine(), 'sente', 2);
+    const before = { ...s.arrangement };
+    const flag = squareOf(before, 'flag');
+    s.press(flag);
+    const ev = s.press('a1');
+    expect(ev).toEqual({ type: 'refused', violation: { rule: 'flag_on_back_row', square: 'a1', kind: 'flag' } });
+    expect(s.arrangement).toEqual(before);
+    expect(s.canUndo).toBe(false);
+  });
+
+  it('refuses a mine on an entrance', () => {
+    const s = new SetupState(testEngine(), 'gote', 3);
+    const mine = squareOf(s.arrangement, 'mine');
+    s.press(mine);
+    const ev = s.press('b5');
+    expect(ev.type).toBe('refused');
+    if (ev.type === 'refused') expect(ev.violation).toEqual({ rule: 'mine_on_entrance', square: 'b5', kind: 'mine' });
+  });
+
+  it('pressing the chosen square again clears the choice; squares outside the camp are ignored', () => {
+    const s = new SetupState(testEngine(), 'sente', 5);
+    expect(s.press('a8')).toEqual({ type: 'ignored' });
+    s.press('b2');
+    expect(s.press('b2')).toEqual({ type: 'unchosen' });
+    expect(s.chosen).toBeNull();
+  });
+
+  it('mirrors left to right and re-arranges', () => {
+    const s = new SetupState(testEngine(), 'sente', 6);
+    const before = { ...s.arrangement };
+    s.mirror();
+    expect(s.arrangement['a2']).toBe(before['f2']);
+    expect(s.arrangement['c3']).toBe(before['d3']);
+    expect(s.arrangement['cd1']).toBe(before['cd1']);
+    s.rearrange(999);
+    expect(testEngine().validate('sente', s.arrangement)).toEqual([]);
+    expect(s.undo()).toBe(true);
+    expect(s.undo()).toBe(true);
+    expect(s.arrangement).toEqual(before);
+  });
+
+  it('loads only a valid arrangement of its own side', () => {
+    const engine = testEngine();
+    const s = new SetupState(engine, 'sente', 7);
+    const other = engine.autoArrangement('sente', 8);
+    expect(s.load(other)).toBe(true);
+    expect(s.arrangement).toEqual(other);
+    expect(s.load(engine.autoArrangement('gote', 8))).toBe(false);
+    expect(s.arrangement).toEqual(other);
+  });
+});
+
+describe('ArrangementStore', () => {
+  it('keeps one arrangement per side and survives bad data', () => {
+    const storage = new MemoryStorage();
+    const store = new ArrangementStore(storage);
+    expect(store.load('sente')).toBeNull();
+    store.save('sente', { a1: 'general' });
+    expect(store.load('sente')).toEqual({ a1: 'general' });
+    expect(store.load('gote')).toBeNull();
+    storage.setItem('gunjin.arrangement.gote', '{not json');
+    expect(store.load('gote')).toBeNull();
+    storage.setItem('gunjin.arrangement.gote', '{"a5": 3}');
+    expect(store.load('gote')).toBeNull();
+  });
+});
