@@ -26,8 +26,8 @@ after(async () => {
   }
 });
 
-async function openBoard(query = 'reduced=1') {
-  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1 });
+async function openBoard(query = 'reduced=1', reducedMotion = 'no-preference') {
+  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1, reducedMotion });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}/e2e-support/board3d.html?${query}`);
@@ -380,8 +380,8 @@ describe('3D board', () => {
       lastMove: { from: 'b3', to: 'b4' },
       battle: { square: 'b4', outcome: 'attacker' },
     });
-    const frames = async (query) => {
-      const page = await openBoard(query);
+    const frames = async (query, reducedMotion = 'no-preference') => {
+      const page = await openBoard(query, reducedMotion);
       await setState(page, state({ pieces: [attacker, defender] }));
       const count = await page.evaluate(async (s) => {
         const before = window.board3d.renderCount;
@@ -400,9 +400,11 @@ describe('3D board', () => {
     };
     const animated = await frames('reduced=0');
     const instant = await frames('reduced=1');
+    const preferred = await frames('', 'reduce');
     // SwiftShader draws only a few frames a second: any frame between start and end counts.
     assert.ok(animated >= 2, `the battle is animated: ${animated} frames`);
     assert.equal(instant, 1, 'reduced motion draws the result at once');
+    assert.equal(preferred, 1, 'the user\'s prefers-reduced-motion is followed');
   });
 
   it('removes both pieces of a battle that both lose', async () => {
