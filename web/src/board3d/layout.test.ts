@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { CELL, CELLS, RIVER, cellAt, cellOf } from './layout';
+import { testEngine } from '../test-engine';
+import { CELL, CELLS, RIVER, cellAt, cellOf, columnX } from './layout';
 
 describe('board layout', () => {
   it('has the 46 squares with the engine names, the headquarters merged', () => {
@@ -9,6 +10,18 @@ describe('board layout', () => {
     for (const name of ['c1', 'd1', 'c8', 'd8']) expect(CELLS.has(name)).toBe(false);
     expect([...CELLS.values()].filter((c) => c.row <= 4)).toHaveLength(23);
     expect(cellOf('cd1')?.width).toBe(2 * CELL);
+  });
+
+  it('draws exactly the engine\'s squares, each at the engine\'s row and column', () => {
+    const squares = testEngine().squares;
+    expect(squares.map((s) => s.name).sort()).toEqual([...CELLS.keys()].sort());
+    for (const s of squares) {
+      const cell = cellOf(s.name);
+      expect(cell?.row).toBe(s.row);
+      expect(cell?.hq).toBe(s.hq);
+      // An HQ reports column c and covers c and d: its centre lies half a column right of c.
+      expect(cell?.x).toBeCloseTo(columnX(s.col) + (s.hq ? CELL / 2 : 0));
+    }
   });
 
   it('marks exactly the four bridge ends as entrances', () => {
