@@ -86,6 +86,9 @@ pub struct Played {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
     board: [Option<Piece>; Square::COUNT],
+    /// Each side's squares holding a mobile piece, bit `i` for square index `i`: derived from
+    /// `board`, kept so move generation visits only pieces that can move.
+    mobile: BySide<u64>,
     to_move: Side,
     plies_without_battle: u16,
     status: Status,
@@ -154,8 +157,17 @@ impl Position {
         for piece in board.iter().flatten() {
             removed[piece.side][piece.kind.index()] -= 1;
         }
+        let mut mobile = BySide::<u64>::default();
+        for (i, piece) in board.iter().enumerate() {
+            if let Some(p) = piece
+                && p.kind.is_mobile()
+            {
+                mobile[p.side] |= 1 << i;
+            }
+        }
         Position {
             board,
+            mobile,
             to_move,
             plies_without_battle,
             status: Status::Ongoing,
@@ -225,27 +237,54 @@ impl Position {
     }
 
     /// Appends every move `side` could make if it were its turn.
+    ///
+    /// # Panics
+    /// If `out` has less room left than the side's moves; an empty [`MoveList`] always has
+    /// room ([`MAX_MOVES`] bounds the moves of one side).
     pub fn moves_of(&self, side: Side, out: &mut MoveList) {
-        for from in Square::all() {
-            if let Some(piece) = self.board[from.index()]
-                && piece.side == side
-            {
-                self.each_destination(from, piece, |to| out.push(Move { from, to }));
-            }
+        for (from, piece) in self.mobile_pieces(side) {
+            self.any_destination(from, piece, |to| {
+                out.push(Move { from, to });
+                false
+            });
         }
+    }
+
+    /// `side`'s mobile pieces in square order.
+    #[inline]
+    fn mobile_pieces(&self, side: Side) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        let mut bits = self.mobile[side];
+        core::iter::from_fn(move || {
+            while bits != 0 {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let (Some(&sq), Some(&Some(piece))) = (Square::ALL.get(i), self.board.get(i)) {
+                    return Some((sq, piece));
+                }
+            }
+            None
+        })
+    }
+
+    /// Puts `piece` on the square at `index`, keeping the mobile-piece sets in step.
+    #[inline]
+    fn set(&mut self, index: usize, piece: Option<Piece>) {
+        if let Some(old) = self.board[index] {
+            self.mobile[old.side] &= !(1 << index);
+        }
+        if let Some(new) = piece
+            && new.kind.is_mobile()
+        {
+            self.mobile[new.side] |= 1 << index;
+        }
+        self.board[index] = piece;
     }
 
     /// Whether `side` would have at least one legal move if it were its turn.
     #[must_use]
     pub fn has_move(&self, side: Side) -> bool {
-        Square::all().any(|from| match self.board[from.index()] {
-            Some(piece) if piece.side == side && piece.kind.is_mobile() => {
-                let mut any = false;
-                self.each_destination(from, piece, |_| any = true);
-                any
-            }
-            _ => false,
-        })
+        self.mobile_pieces(side)
+            .any(|(from, piece)| self.any_destination(from, piece, |_| true))
     }
 
     /// Where the piece on `from` can go, told apart into empty squares and attacks. Empty when
@@ -254,42 +293,50 @@ impl Position {
     pub fn destinations(&self, from: Square) -> Destinations {
         let mut out = Destinations::default();
         if let (Some(piece), true) = (self.board[from.index()], self.status.is_ongoing()) {
-            self.each_destination(from, piece, |to| {
+            self.any_destination(from, piece, |to| {
                 if self.board[to.index()].is_some() {
                     out.attacks.push(to);
                 } else {
                     out.moves.push(to);
                 }
+                false
             });
         }
         out
     }
 
-    /// Calls `f` once per square the piece on `from` can enter (§4).
-    fn each_destination(&self, from: Square, piece: Piece, mut f: impl FnMut(Square)) {
-        let free = |sq: Square| !matches!(self.board[sq.index()], Some(q) if q.side == piece.side);
-        let steps = |dirs: &[Direction], f: &mut dyn FnMut(Square)| {
-            for &d in dirs {
-                for ray in from.walk_rays(d) {
-                    if let Some(&sq) = ray.first()
-                        && free(sq)
-                    {
-                        f(sq);
-                    }
-                }
-            }
+    /// Calls `f` once per square the piece on `from` can enter (§4), in a fixed order: lines
+    /// north, south, east, west (flights before side steps for the plane, steps before the
+    /// 2-step for the tank and the cavalry). Stops as soon as `f` returns `true` and then returns
+    /// `true`.
+    #[inline]
+    fn any_destination(
+        &self,
+        from: Square,
+        piece: Piece,
+        mut f: impl FnMut(Square) -> bool,
+    ) -> bool {
+        let side = piece.side;
+        let board = &self.board;
+        let free = |sq: Square| match board[sq.index()] {
+            Some(q) => q.side != side,
+            None => true,
         };
         match piece.kind {
-            Kind::Mine | Kind::Flag => {}
+            Kind::Mine | Kind::Flag => false,
             Kind::Engineer => {
                 for d in Direction::ALL {
                     for ray in from.walk_rays(d) {
                         for &sq in *ray {
-                            match self.board[sq.index()] {
-                                None => f(sq),
+                            match board[sq.index()] {
+                                None => {
+                                    if f(sq) {
+                                        return true;
+                                    }
+                                }
                                 Some(q) => {
-                                    if q.side != piece.side {
-                                        f(sq);
+                                    if q.side != side && f(sq) {
+                                        return true;
                                     }
                                     break;
                                 }
@@ -297,31 +344,36 @@ impl Position {
                         }
                     }
                 }
+                false
             }
             Kind::Plane => {
                 for d in [Direction::North, Direction::South] {
                     for ray in from.fly_rays(d) {
                         for &sq in *ray {
-                            if free(sq) {
-                                f(sq);
+                            if free(sq) && f(sq) {
+                                return true;
                             }
                         }
                     }
                 }
-                steps(&[Direction::East, Direction::West], &mut f);
+                from.side_steps().iter().any(|&sq| free(sq) && f(sq))
             }
             Kind::Tank | Kind::Cavalry => {
-                steps(&Direction::ALL, &mut f);
-                for ray in from.walk_rays(Direction::forward(piece.side)) {
+                if from.steps().iter().any(|&sq| free(sq) && f(sq)) {
+                    return true;
+                }
+                for ray in from.walk_rays(Direction::forward(side)) {
                     if let [first, second, ..] = ray
-                        && self.board[first.index()].is_none()
+                        && board[first.index()].is_none()
                         && free(*second)
+                        && f(*second)
                     {
-                        f(*second);
+                        return true;
                     }
                 }
+                false
             }
-            _ => steps(&Direction::ALL, &mut f),
+            _ => from.steps().iter().any(|&sq| free(sq) && f(sq)),
         }
     }
 
@@ -345,9 +397,7 @@ impl Position {
         if !piece.kind.is_mobile() {
             return illegal(IllegalMove::Immobile);
         }
-        let mut reachable = false;
-        self.each_destination(mv.from, piece, |to| reachable |= to == mv.to);
-        if !reachable {
+        if !self.any_destination(mv.from, piece, |to| to == mv.to) {
             return illegal(IllegalMove::Unreachable);
         }
         Ok(piece)
@@ -366,7 +416,7 @@ impl Position {
     fn apply(&mut self, mv: Move, mover: Piece) -> Played {
         let (from, to) = (mv.from.index(), mv.to.index());
         let defender = self.board[to];
-        self.board[from] = None;
+        self.set(from, None);
         let battle = defender.map(|def| {
             let behind = mv
                 .to
@@ -378,7 +428,7 @@ impl Position {
             match outcome {
                 Outcome::Attacker => {
                     self.removed[def.side][def.kind.index()] += 1;
-                    self.board[to] = Some(mover);
+                    self.set(to, Some(mover));
                 }
                 Outcome::Defender => {
                     self.removed[mover.side][mover.kind.index()] += 1;
@@ -386,7 +436,7 @@ impl Position {
                 Outcome::Both => {
                     self.removed[def.side][def.kind.index()] += 1;
                     self.removed[mover.side][mover.kind.index()] += 1;
-                    self.board[to] = None;
+                    self.set(to, None);
                 }
             }
             Battle {
@@ -397,7 +447,7 @@ impl Position {
         if battle.is_some() {
             self.plies_without_battle = 0;
         } else {
-            self.board[to] = Some(mover);
+            self.set(to, Some(mover));
             self.plies_without_battle += 1;
         }
         self.to_move = mover.side.opponent();

@@ -66,6 +66,17 @@ impl Square {
         self.0 as usize
     }
 
+    /// Every square by index.
+    pub(crate) const ALL: [Square; Square::COUNT] = {
+        let mut out = [Square(0); Square::COUNT];
+        let mut i = 0;
+        while i < Square::COUNT {
+            out[i] = Square(i as u8);
+            i += 1;
+        }
+        out
+    };
+
     /// Every square, `a1` first.
     pub fn all() -> impl DoubleEndedIterator<Item = Square> + ExactSizeIterator + Clone {
         (0..Self::COUNT as u8).map(Square)
@@ -204,6 +215,22 @@ impl Square {
     pub fn fly_rays(self, d: Direction) -> &'static [&'static [Square]] {
         RAYS[self.0 as usize].fly[d as usize].as_slice()
     }
+
+    /// The first square of every walking line from here, in the order of [`Direction::ALL`] and
+    /// then of [`Square::walk_rays`]: the squares one step away, as the move generator visits
+    /// them.
+    #[inline]
+    pub(crate) fn steps(self) -> &'static [Square] {
+        let s = &STEPS[self.0 as usize];
+        s.squares.split_at(s.len as usize).0
+    }
+
+    /// The squares one step east and west, in that order.
+    #[inline]
+    pub(crate) fn side_steps(self) -> &'static [Square] {
+        let s = &SIDE_STEPS[self.0 as usize];
+        s.squares.split_at(s.len as usize).0
+    }
 }
 
 impl core::fmt::Display for Square {
@@ -270,6 +297,52 @@ const NAMES: [&str; Square::COUNT] = [
     "a7", "b7", "c7", "d7", "e7", "f7", //
     "a8", "b8", "cd8", "e8", "f8",
 ];
+
+/// The squares one step away from one square, in generation order.
+struct StepList {
+    len: u8,
+    squares: [Square; 4],
+}
+
+const fn push_step(list: &mut StepList, next: Option<(i8, i8)>) {
+    if let Some((c, r)) = next {
+        list.squares[list.len as usize] = Square(index_of(c, r));
+        list.len += 1;
+    }
+}
+
+/// Builds the one-step lists: `dirs` chooses which directions (north, south, east, west) count.
+const fn build_steps(dirs: [bool; 4]) -> [StepList; Square::COUNT] {
+    let mut out = [const {
+        StepList {
+            len: 0,
+            squares: [Square(0); 4],
+        }
+    }; Square::COUNT];
+    let mut i = 0;
+    while i < Square::COUNT {
+        let (col, row) = COORDS[i];
+        let is_hq = i == Square::HQ_SENTE.0 as usize || i == Square::HQ_GOTE.0 as usize;
+        let mut dir = 0;
+        while dir < 4 {
+            if dirs[dir] {
+                if is_hq && dir < 2 {
+                    // Lines north or south from a headquarters start along column c, then d.
+                    push_step(&mut out[i], step(2, row, dir, false));
+                    push_step(&mut out[i], step(3, row, dir, false));
+                } else {
+                    push_step(&mut out[i], step(col, row, dir, false));
+                }
+            }
+            dir += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+static STEPS: [StepList; Square::COUNT] = build_steps([true; 4]);
+static SIDE_STEPS: [StepList; Square::COUNT] = build_steps([false, false, true, true]);
 
 /// Precomputed lines from one square.
 struct SquareRays {
