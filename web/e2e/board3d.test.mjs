@@ -407,6 +407,24 @@ describe('3D board', () => {
     assert.equal(preferred, 1, 'the user\'s prefers-reduced-motion is followed');
   });
 
+  it('keeps sliding when the page redraws the same position mid-move', async () => {
+    const page = await openBoard('reduced=0');
+    const spy = { square: 'a3', side: 'sente', label: 'Spy' };
+    await setState(page, state({ pieces: [spy], selected: 'a3', moveTargets: ['a4'] }));
+    const frames = await page.evaluate(async (s) => {
+      const before = window.board3d.renderCount;
+      window.board3d.setState(s);
+      // The page redraws for some other reason (a message, a clock) right after the move.
+      window.board3d.setState({ ...s, selected: undefined });
+      await window.board3d.settled();
+      return window.board3d.renderCount - before;
+    }, state({ pieces: [{ ...spy, square: 'a4' }], lastMove: { from: 'a3', to: 'a4' } }));
+    assert.ok(frames >= 2, `the slide was not cut short: ${frames} frames`);
+    const p = await at(page, 'a4');
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), p), 'a4');
+    await page.close();
+  });
+
   it('removes both pieces of a battle that both lose', async () => {
     const page = await openBoard('reduced=0');
     await setState(page, state({ pieces: [{ square: 'e4', side: 'sente', label: 'Tank' }, { square: 'e5', side: 'gote' }] }));

@@ -73,6 +73,17 @@ interface Press {
   slop: number;
 }
 
+/** Everything of a state that decides where pieces stand and how they got there. */
+function piecesSignature(s: BoardRenderState): string {
+  const pieces = s.pieces
+    .map((p) => `${cellOf(p.square)?.name ?? p.square}:${p.side}:${p.label ?? ''}`)
+    .sort()
+    .join(',');
+  const move = s.lastMove ? `${s.lastMove.from}-${s.lastMove.to}` : '';
+  const battle = s.battle ? `${s.battle.square}:${s.battle.outcome}` : '';
+  return `${s.viewer}|${move}|${battle}|${pieces}`;
+}
+
 /** A screen point in viewport (client) coordinates, as in `PointerEvent.clientX/Y`. */
 export interface ScreenPoint {
   x: number;
@@ -111,6 +122,7 @@ export class Board3D {
   private pieces = new Map<string, PieceObject>();
   private readonly ghosts = new Set<PieceObject>();
   private state: BoardRenderState | undefined;
+  private signature = '';
   private viewer: Side = 'sente';
   private view: ViewMode;
   /** 0: pieces standing; 1: lying flat. */
@@ -227,6 +239,15 @@ export class Board3D {
    */
   setState(next: BoardRenderState): void {
     if (this.disposed) return;
+    const signature = piecesSignature(next);
+    if (this.state && signature === this.signature) {
+      // Same pieces, same move: only the highlights may differ; a running slide goes on.
+      this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
+      this.state = next;
+      this.invalidate();
+      return;
+    }
+    this.signature = signature;
     this.animator.finish();
     const prev = this.state;
     const viewerChanged = next.viewer !== this.viewer;
