@@ -226,7 +226,9 @@ impl Position {
             .collect()
     }
 
-    /// Every legal move of the side to move, in square order; empty once the game is over.
+    /// Every legal move of the side to move; empty once the game is over. Pieces come in square
+    /// order; each piece's moves in a fixed order (lines north, south, east, west; a plane's
+    /// flights before its side steps; a tank's or cavalry's steps before its 2-step).
     #[must_use]
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
@@ -236,17 +238,14 @@ impl Position {
         list
     }
 
-    /// Appends every move `side` could make if it were its turn.
-    ///
-    /// # Panics
-    /// If `out` has less room left than the side's moves; an empty [`MoveList`] always has
-    /// room ([`MAX_MOVES`] bounds the moves of one side).
+    /// Appends every move `side` could make if it were its turn, in the order of
+    /// [`Position::legal_moves`]. An empty [`MoveList`] always has room ([`MAX_MOVES`] bounds the
+    /// moves of one side); moves that do not fit in a list already partly filled are left out.
     pub fn moves_of(&self, side: Side, out: &mut MoveList) {
         for (from, piece) in self.mobile_pieces(side) {
-            self.any_destination(from, piece, |to| {
-                out.push(Move { from, to });
-                false
-            });
+            if self.any_destination(from, piece, |to| out.try_push(Move { from, to }).is_err()) {
+                return;
+            }
         }
     }
 

@@ -179,3 +179,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn moves_of_never_overflows_a_partly_filled_list() {
+    let deployments = BySide::new_with(|side| Deployment::auto(side, 1));
+    let pos = Position::new(Ruleset::STANDARD, &deployments);
+    let mut list = gunjin::MoveList::new();
+    for _ in 0..gunjin::MAX_MOVES - 3 {
+        list.push(Move {
+            from: Square::HQ_SENTE,
+            to: Square::HQ_GOTE,
+        });
+    }
+    pos.moves_of(Side::Sente, &mut list);
+    assert!(list.is_full());
+    let all = pos.legal_moves();
+    assert!(all.len() > 3);
+    assert_eq!(&list[gunjin::MAX_MOVES - 3..], &all[..3]);
+}
