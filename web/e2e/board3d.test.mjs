@@ -182,6 +182,41 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('maps every square of a full board to its screen point and back, in both views and for both sides', async () => {
+    const page = await openBoard();
+    const squares = [];
+    for (let row = 1; row <= 8; row++) {
+      for (const column of 'abcdef') {
+        if ((row === 1 || row === 8) && column === 'd') continue;
+        squares.push((row === 1 || row === 8) && column === 'c' ? `cd${row}` : `${column}${row}`);
+      }
+    }
+    assert.equal(squares.length, 46);
+    const pieces = squares
+      .filter((sq) => !/[34]$|[56]$/.test(sq))
+      .map((sq) => ({ square: sq, side: Number(sq.at(-1)) <= 4 ? 'sente' : 'gote', label: 'Tank' }));
+    for (const viewer of ['sente', 'gote']) {
+      await setState(page, state({ viewer, pieces }));
+      for (const view of ['diagonal', 'top']) {
+        await page.evaluate(async (v) => {
+          window.board3d.setView(v);
+          await window.board3d.settled();
+        }, view);
+        const wrong = await page.evaluate((all) => {
+          const out = [];
+          for (const sq of all) {
+            const p = window.board3d.screenPosition(sq);
+            const back = p ? window.board3d.squareAt(p.x, p.y) : undefined;
+            if (back !== sq) out.push(`${sq}→${back}`);
+          }
+          return out;
+        }, squares);
+        assert.deepEqual(wrong, [], `${viewer}, ${view}`);
+      }
+    }
+    await page.close();
+  });
+
   it('reports the headquarters as one square and ignores the river', async () => {
     const page = await openBoard();
     await setState(page, state());

@@ -188,6 +188,9 @@ export function grainTexture(anisotropy: number, seed: number): CanvasTexture {
 /** Size in pixels of a label texture; its aspect matches the label plane on a piece. */
 export const LABEL_PX = { width: 224, height: 256 } as const;
 
+/** The narrowest a Latin name is condensed to before its font gets smaller. */
+const SQUEEZE = 0.62;
+
 const CJK = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}ー]+$/u;
 
 function fontStack(lang: string, cjk: boolean): string {
@@ -222,18 +225,20 @@ export function labelTexture(
     const step = height / chars.length;
     chars.forEach((ch, i) => ctx.fillText(ch, width / 2, step * (i + 0.5)));
   } else {
+    // Long words are condensed (down to SQUEEZE of their width) before they are shrunk.
     const words = label.trim().split(/\s+/);
-    for (let size = 96; size >= 14; size -= 2) {
+    const box = width * 0.96;
+    const room = box / SQUEEZE;
+    for (let size = 84; size >= 12; size -= 2) {
       ctx.font = `700 ${size}px ${fonts}`;
-      const lines = wrap(ctx, words, width * 0.98);
-      const lineHeight = size * 1.08;
-      if (lines.length * lineHeight <= height * 0.9 || size === 14) {
-        const fits = lines.every((l) => ctx.measureText(l).width <= width * 0.98);
-        if (!fits && size > 14) continue;
-        const y0 = height / 2 - ((lines.length - 1) * lineHeight) / 2;
-        lines.forEach((l, i) => ctx.fillText(l, width / 2, y0 + i * lineHeight, width * 0.96));
-        break;
-      }
+      const lines = wrap(ctx, words, room);
+      const lineHeight = size * 1.05;
+      const fits =
+        lines.length * lineHeight <= height * 0.92 && lines.every((l) => ctx.measureText(l).width <= room);
+      if (!fits && size > 12) continue;
+      const y0 = height / 2 - ((lines.length - 1) * lineHeight) / 2;
+      lines.forEach((l, i) => ctx.fillText(l, width / 2, y0 + i * lineHeight, box));
+      break;
     }
   }
   return toTexture(canvas, anisotropy);
