@@ -110,7 +110,7 @@ fn random_game(seed_sente: u64, seed_gote: u64, seed_moves: u64, max_plies: usiz
             let mut copy = pos.clone();
             assert!(matches!(copy.play(m), Err(MoveError::Illegal { .. })));
             assert_eq!(copy, pos);
-            if game.history().len() % 16 == 0 {
+            if game.history().len().is_multiple_of(16) {
                 let mut g = game.clone();
                 assert!(g.play(m).is_err());
                 assert_eq!(g, game);
@@ -119,7 +119,7 @@ fn random_game(seed_sente: u64, seed_gote: u64, seed_moves: u64, max_plies: usiz
         let m = moves[rng.random_range(0..moves.len())];
         let ply = game.play(m).unwrap();
         // Views are checked often, and always around battles.
-        if ply.battle.is_some() || game.history().len() % 8 == 0 {
+        if ply.battle.is_some() || game.history().len().is_multiple_of(8) {
             assert_view_hides_enemy_kinds(&game);
         }
     }
