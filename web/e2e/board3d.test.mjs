@@ -140,6 +140,14 @@ describe('3D board', () => {
     const a1 = await at(page, 'a1');
     const f8 = await at(page, 'f8');
     assert.ok(a1.x > f8.x && a1.y < f8.y, `gote sees a1 at the top right: ${JSON.stringify({ a1, f8 })}`);
+    await page.click('button[data-view=top]');
+    await settled(page);
+    const top = { a1: await at(page, 'a1'), f8: await at(page, 'f8') };
+    assert.ok(top.a1.x > top.f8.x && top.a1.y < top.f8.y, `also from above: ${JSON.stringify(top)}`);
+    // Handing the board to sente (hot seat) turns it round.
+    await setState(page, state({ viewer: 'sente' }));
+    const sente = { a1: await at(page, 'a1'), f8: await at(page, 'f8') };
+    assert.ok(sente.a1.x < sente.f8.x && sente.a1.y > sente.f8.y, `sente from above: ${JSON.stringify(sente)}`);
     await page.close();
   });
 
