@@ -425,3 +425,37 @@ fn the_gote_fixture_is_the_sente_one_turned_round() {
         Some(Kind::Flag)
     );
 }
+
+#[test]
+fn c1_and_d1_name_the_same_hq_square_so_both_is_a_square_given_twice() {
+    let mut entries: Vec<(&str, &str)> = SENTE_FIXED
+        .iter()
+        .map(|&(s, k)| (if s == "cd1" { "c1" } else { s }, k))
+        .collect();
+    // Move the a1 mine onto "d1": the HQ gets two pieces and a1 is left empty.
+    entries[0] = ("d1", "mine");
+    let err = Deployment::new(Side::Sente, &Setup::from_names(entries), &STD).unwrap_err();
+    assert!(
+        err.violations
+            .contains(&SetupViolation::SquareTwice { square: sq("cd1") })
+    );
+    assert!(
+        err.violations
+            .contains(&SetupViolation::EmptySquare { square: sq("a1") })
+    );
+}
+
+#[test]
+fn a_deployment_round_trips_through_its_wire_map() {
+    for side in Side::ALL {
+        let d = Deployment::auto(side, 3);
+        let wire: gunjin::wire::WireSetup = d
+            .to_wire()
+            .into_iter()
+            .map(|(s, k)| (s.name().to_owned(), k.id().to_owned()))
+            .collect();
+        let json = serde_json::to_string(&wire).unwrap();
+        let back: gunjin::wire::WireSetup = serde_json::from_str(&json).unwrap();
+        assert_eq!(Deployment::new(side, &Setup::from_wire(&back), &STD), Ok(d));
+    }
+}
