@@ -3,8 +3,6 @@
 // page with the keyboard. Kept outside e2e/ because `node --test` runs every file there.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -51,33 +49,29 @@ export async function startServer() {
   return { url, stop: () => child.kill() };
 }
 
-/** Starts Chromium with a fresh profile. */
+/** Starts Chromium. Each page opened with `openPage` gets its own context (own storage). */
 export async function startBrowser() {
-  const profile = await mkdtemp(join(tmpdir(), 'gunjin-e2e-'));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
-    viewport: { width: 1280, height: 900 },
-    locale: 'en-US',
-  });
-  return {
-    context,
-    close: async () => {
-      await context.close();
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  return { browser, close: () => browser.close() };
 }
 
-/** Opens the page in English with test hooks, the start screen showing. */
-export async function openPage(context, baseUrl, { lang = 'en', viewport } = {}) {
+/**
+ * Opens the page in a fresh context (empty storage), in `lang`, with the test hooks, the start
+ * screen showing.
+ */
+export async function openPage(browser, baseUrl, { lang = 'en', viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.browser.newContext({ viewport, locale: 'en-US' });
   const page = await context.newPage();
-  if (viewport) await page.setViewportSize(viewport);
   page.on('pageerror', (e) => console.error('page error:', e));
-  await page.addInitScript((l) => localStorage.setItem('gunjin.lang', l), lang);
   await page.goto(`${baseUrl}?e2e`);
+  await page.evaluate((l) => localStorage.setItem('gunjin.lang', l), lang);
+  await page.reload();
   await page.waitForSelector('.mode-button');
+  const close = page.close.bind(page);
+  page.close = async () => {
+    await close();
+    await context.close();
+  };
   return page;
 }
 
@@ -121,16 +115,24 @@ export async function arrowTo(page, square) {
     return el ? { row: Number(el.dataset.row), c0: Number(el.dataset.c0), c1: Number(el.dataset.c1) } : null;
   }, square);
   if (target === null) throw new Error(`no square ${square}`);
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 12; i++) {
     const at = await focusedCell(page);
     if (at === null) throw new Error('the focus left the grid');
     if (at.square === square) return;
+    // Press a run of keys at once; the next round corrects any drift through an HQ.
     let key;
-    if (at.row < target.row) key = 'ArrowDown';
-    else if (at.row > target.row) key = 'ArrowUp';
-    else if (target.c0 > at.c1) key = 'ArrowRight';
-    else key = 'ArrowLeft';
-    await page.keyboard.press(key);
+    let count;
+    if (at.row !== target.row) {
+      key = at.row < target.row ? 'ArrowDown' : 'ArrowUp';
+      count = Math.abs(target.row - at.row);
+    } else if (target.c0 > at.c1) {
+      key = 'ArrowRight';
+      count = 1;
+    } else {
+      key = 'ArrowLeft';
+      count = 1;
+    }
+    for (let k = 0; k < count; k++) await page.keyboard.press(key);
   }
   throw new Error(`could not reach ${square} with the arrow keys`);
 }

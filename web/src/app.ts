@@ -48,6 +48,8 @@ export class App {
   private notice: { text: string; tone: 'info' | 'warn' } | null = null;
   private resignArmed = false;
   private lastPhaseKey = '';
+  /** The grid square each side last pressed, to put the focus back there on its next turn. */
+  private readonly lastSquare: { sente?: Square; gote?: Square } = {};
 
   constructor(
     private readonly host: HTMLElement,
@@ -135,6 +137,7 @@ export class App {
     const match = this.match;
     if (match === null) return;
     const p = match.phase;
+    if (p.kind === 'setup' || p.kind === 'turn') this.lastSquare[p.side] = square;
     if (p.kind === 'setup') {
       this.setupEvent(p.setup.press(square));
     } else if (p.kind === 'turn') {
@@ -220,6 +223,10 @@ export class App {
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
+    if (phaseChanged && match !== null && match.viewer === null) {
+      // Nothing said to the last player may remain for the next one to read.
+      this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
+    }
     this.panel.replaceChildren(...(match === null ? this.startPanel() : this.matchPanel(match)));
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
@@ -241,7 +248,7 @@ export class App {
         break;
       case 'setup':
       case 'turn':
-        this.grid.focus();
+        this.grid.focus(this.ownSquareToFocus(phase.side));
         break;
       case 'moved':
         this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus();
@@ -250,6 +257,18 @@ export class App {
         this.panel.querySelector<HTMLElement>('.result')?.focus();
         break;
     }
+  }
+
+  /** Where the grid focus lands when a player starts looking: the square they last used if it
+   * still holds one of their pieces, else their piece nearest the front. */
+  private ownSquareToFocus(side: Side): Square | undefined {
+    const own = (sq: Square | undefined): boolean =>
+      sq !== undefined && this.root.querySelector(`.cell.own[data-square="${sq}"]`) !== null;
+    const remembered = this.lastSquare[side];
+    if (own(remembered)) return remembered;
+    const cells = [...this.root.querySelectorAll<HTMLElement>('.cell.own')];
+    cells.sort((a, b) => Number(a.dataset['row']) - Number(b.dataset['row']) || Number(a.dataset['c0']) - Number(b.dataset['c0']));
+    return cells[0]?.dataset['square'];
   }
 
   private drawToolbar(): void {

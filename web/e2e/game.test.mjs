@@ -1,0 +1,336 @@
+// Browser end-to-end tests of the game page in real Chromium, against the real server.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  arrowTo,
+  documentText,
+  focusedName,
+  kindNames,
+  openPage,
+  pressSquare,
+  startBrowser,
+  startServer,
+  tabTo,
+} from '../e2e-support/game.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** The viewer's own arrangement as shown on the grid: square → kind id. */
+async function ownArrangement(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const el of document.querySelectorAll('.cell.own[data-kind]')) out[el.dataset.square] = el.dataset.kind;
+    return out;
+  });
+}
+
+const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+
+async function startLocal(page) {
+  await page.click('.mode-button[data-mode="local"]');
+  await page.click('.curtain button');
+}
+
+/** Every kind name of the language (whole words) and every kind id, found in the page. */
+async function leakedKinds(page, lang) {
+  const text = await documentText(page);
+  const names = await kindNames(page, lang);
+  const ids = await kindNames(page, 'id');
+  const found = [];
+  for (const word of [...names, ...ids]) {
+    const re = lang === 'en' || ids.includes(word) ? new RegExp(`(^|[^a-z_])${word}([^a-z_]|$)`, 'i') : new RegExp(word);
+    if (re.test(text)) found.push(word);
+  }
+  return found;
+}
+
+describe('one device, two players', () => {
+  it('plays a whole game with the keyboard alone, to a natural end with everything revealed', async () => {
+    const page = await openPage(browser, server.url);
+    // The start screen puts the focus on the first mode.
+    assert.match(await focusedName(page), /Two players on this device/);
+    await page.keyboard.press('Enter');
+    for (const side of ['Sente', 'Gote']) {
+      assert.equal(await focusedName(page), `Start ${side}'s arrangement`);
+      await page.keyboard.press('Enter');
+      assert.match(await focusedName(page), /^[a-f]\d, your /);
+      await tabTo(page, 'Confirm this arrangement');
+      await page.keyboard.press('Enter');
+    }
+    let rng = 2024;
+    const random = (n) => {
+      rng = (rng * 1103515245 + 12345) % 2147483648;
+      return rng % n;
+    };
+    let plies = 0;
+    let battles = 0;
+    while ((await phase(page)) !== 'over') {
+      assert.ok(plies < 1500, 'the game should end');
+      const name = await focusedName(page);
+      assert.match(name, /^Start (Sente|Gote)'s turn$/);
+      const side = name.includes('Sente') ? 'sente' : 'gote';
+      await page.keyboard.press('Enter');
+      assert.equal(await phase(page), 'turn');
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const enemyHq = side === 'sente' ? 'cd8' : 'cd1';
+      const attacks = await page.evaluate(() =>
+        [...document.querySelectorAll('.cell.enemy')].map((el) => el.dataset.square),
+      );
+      // A policy that ends games quickly: officers walk into the enemy HQ when they can, attacks
+      // are preferred, and quiet moves mostly go forward.
+      const own = await ownArrangement(page);
+      const officers = ['general', 'lieutenant_general', 'major_general', 'colonel', 'lieutenant_colonel', 'major'];
+      const row = (sq) => Number(sq.at(-1));
+      const ahead = ([from, to]) => (side === 'sente' ? row(to) > row(from) : row(to) < row(from));
+      const occupy = moves.filter(([from, to]) => to === enemyHq && officers.includes(own[from]));
+      const fights = moves.filter(([, to]) => attacks.includes(to));
+      const forward = moves.filter(ahead);
+      const pool =
+        occupy.length > 0
+          ? occupy
+          : fights.length > 0 && random(10) < 7
+            ? fights
+            : forward.length > 0 && random(10) < 8
+              ? forward
+              : moves;
+      const [from, to] = pool[random(pool.length)];
+      await pressSquare(page, from);
+      assert.match(await focusedName(page), new RegExp(`^${from}, your .*selected`));
+      const target = await page.evaluate((sq) => document.querySelector(`.cell[data-square="${sq}"]`).className, to);
+      assert.ok(/\b(move|attack)\b/.test(target), `${to} should be marked as a destination`);
+      await pressSquare(page, to);
+      plies++;
+      const live = await page.textContent('.live');
+      assert.match(live, new RegExp(`You moved ${from} → ${to}`));
+      if (/ won \(| lost \(| both removed/.test(live)) battles++;
+      if ((await phase(page)) === 'over') break;
+      assert.equal(await focusedName(page), 'Hand over');
+      await page.keyboard.press('Enter');
+    }
+    assert.ok(battles > 0, 'battles were reported in the player’s terms');
+    const result = await page.textContent('.result-text');
+    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    assert.doesNotMatch(result, /resigned/);
+    // Every piece on the board is revealed with its kind.
+    const hidden = await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length);
+    assert.equal(hidden, 0);
+    const shown = await page.$$eval('.cell.has-piece[data-kind]', (els) => els.length);
+    assert.ok(shown > 0);
+    console.log(`# keyboard game: ${plies} plies, ${battles} battles seen by the mover, result: ${result}`);
+    await page.close();
+  });
+
+  it('shows no kind of the waiting side while the curtain is down (English and Japanese)', async () => {
+    for (const lang of ['en', 'ja']) {
+      const page = await openPage(browser, server.url, { lang });
+      await page.click('.mode-button[data-mode="local"]');
+      assert.deepEqual(await leakedKinds(page, lang), [], 'before sente arranges');
+      await page.click('.curtain button');
+      assert.ok((await leakedKinds(page, lang)).length > 0, 'the arranging side sees its kinds');
+      await page.click('[data-focus-key="confirm"]');
+      assert.deepEqual(await leakedKinds(page, lang), [], 'curtain before gote arranges');
+      await page.click('.curtain button');
+      await page.click('[data-focus-key="confirm"]');
+      assert.deepEqual(await leakedKinds(page, lang), [], "curtain before sente's turn");
+      await page.click('.curtain button');
+      // Sente moves; then the curtain for gote must hide sente's kinds and the messages.
+      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      await page.click('[data-focus-key="hand-over"]');
+      assert.equal(await phase(page), 'turn-curtain');
+      assert.deepEqual(await leakedKinds(page, lang), [], "curtain before gote's turn");
+      // Gote's turn: sente's pieces show no kind, only gote's own.
+      await page.click('.curtain button');
+      const enemyKinds = await page.$$eval('.cell.sente[data-kind]', (els) => els.length);
+      assert.equal(enemyKinds, 0);
+      const enemyNames = await page.$$eval('.cell.sente', (els) => els.map((e) => e.getAttribute('aria-label')));
+      assert.ok(enemyNames.length > 0);
+      for (const n of enemyNames) assert.match(n, lang === 'en' ? /^[a-f]\d|cd\d, enemy piece/ : /相手の駒/);
+      await page.close();
+    }
+  });
+
+  it("turns gote's board so gote's camp is at the bottom", async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    const rowOf = (sq) => page.$eval(`.cell[data-square="${sq}"]`, (el) => Number(el.dataset.row));
+    assert.equal(await rowOf('cd1'), 7);
+    assert.equal(await rowOf('cd8'), 0);
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    assert.equal(await rowOf('cd8'), 7);
+    assert.equal(await rowOf('cd1'), 0);
+    const a5 = await page.$eval('.cell[data-square="a5"]', (el) => el.getBoundingClientRect().x);
+    const f5 = await page.$eval('.cell[data-square="f5"]', (el) => el.getBoundingClientRect().x);
+    assert.ok(a5 > f5, 'column a is on the right for gote');
+    await page.close();
+  });
+});
+
+describe('setup', () => {
+  it('refuses a swap that puts the flag on the back row, with the reason', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    const before = await ownArrangement(page);
+    const flag = Object.keys(before).find((sq) => before[sq] === 'flag');
+    await page.click(`.cell[data-square="${flag}"]`);
+    assert.match(await page.getAttribute(`.cell[data-square="${flag}"]`, 'class'), /\bselected\b/);
+    await page.click('.cell[data-square="a1"]');
+    assert.equal(
+      (await page.textContent('[data-notice]')).trim(),
+      'Swap refused: the flag may not stand on the back row (a1).',
+    );
+    assert.deepEqual(await ownArrangement(page), before);
+    // A mine on an entrance is refused too.
+    const mine = Object.keys(before).find((sq) => before[sq] === 'mine');
+    await page.click(`.cell[data-square="${mine}"]`);
+    await page.click('.cell[data-square="b4"]');
+    if (before.b4 !== 'mine') {
+      assert.match(await page.textContent('[data-notice]'), /a mine may not stand on an entrance \(b4\)/);
+    }
+    assert.deepEqual(await ownArrangement(page), before);
+    await page.close();
+  });
+
+  it('swaps with two presses, undoes, mirrors, re-arranges and loads the previous arrangement', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    const start = await ownArrangement(page);
+    // Two presses with the keyboard swap a3 and f3 (any kind may stand on either).
+    await page.focus('.cell[tabindex="0"]');
+    await pressSquare(page, 'a3');
+    await pressSquare(page, 'f3');
+    const swapped = await ownArrangement(page);
+    assert.equal(swapped.a3, start.f3);
+    assert.equal(swapped.f3, start.a3);
+    await page.click('[data-focus-key="undo"]');
+    assert.deepEqual(await ownArrangement(page), start);
+    assert.equal(await page.$eval('[data-focus-key="undo"]', (b) => b.disabled), true);
+
+    await page.click('[data-focus-key="mirror"]');
+    const mirrored = await ownArrangement(page);
+    const mirror = { a: 'f', b: 'e', c: 'd', d: 'c', e: 'b', f: 'a' };
+    for (const [sq, kind] of Object.entries(start)) {
+      const other = sq === 'cd1' ? 'cd1' : `${mirror[sq[0]]}${sq[1]}`;
+      assert.equal(mirrored[other], kind, `${sq} mirrored to ${other}`);
+    }
+
+    await page.click('[data-focus-key="rearrange"]');
+    const rearranged = await ownArrangement(page);
+    assert.equal(Object.keys(rearranged).length, 23);
+    assert.notDeepEqual(rearranged, mirrored);
+
+    // Nothing saved yet: the previous arrangement says so and changes nothing.
+    await page.click('[data-focus-key="previous"]');
+    assert.match(await page.textContent('[data-notice]'), /No arrangement has been saved/);
+    assert.deepEqual(await ownArrangement(page), rearranged);
+
+    // Confirm (saves it), finish the setup, play again: the previous arrangement comes back.
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    await page.click('[data-focus-key="play-again"]');
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'setup');
+    await page.click('[data-focus-key="rearrange"]');
+    await page.click('[data-focus-key="previous"]');
+    assert.deepEqual(await ownArrangement(page), rearranged);
+    // It is kept in the browser across visits.
+    await page.reload();
+    await page.waitForSelector('.mode-button');
+    await startLocal(page);
+    await page.click('[data-focus-key="previous"]');
+    assert.deepEqual(await ownArrangement(page), rearranged);
+    await page.close();
+  });
+});
+
+describe('panel and page', () => {
+  it('opens the win/loss table generated from the engine', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('[data-focus-key="open-table"]');
+    await page.waitForSelector('dialog[open] .battle-table');
+    const cell = (a, d) =>
+      page.evaluate(
+        ([a, d]) => {
+          const table = document.querySelector('.battle-table');
+          const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+          const row = [...table.querySelectorAll('tbody tr')].find((tr) => tr.querySelector('th').textContent.trim() === a);
+          return row.children[heads.indexOf(d)].textContent;
+        },
+        [a, d],
+      );
+    assert.match(await cell('spy', 'general'), /○/);
+    assert.match(await cell('general', 'spy'), /×/);
+    assert.match(await cell('tank', 'engineer'), /○/);
+    assert.match(await cell('tank', 'mine'), /△/);
+    assert.match(await cell('plane', 'mine'), /○/);
+    assert.equal(await page.$$eval('.battle-table tbody tr', (r) => r.length), 14);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('dialog', { state: 'detached' });
+    await page.close();
+  });
+
+  it('opens the rules and help', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('[data-focus-key="open-help"]');
+    await page.waitForSelector('dialog[open] .help-section');
+    assert.ok((await page.$$eval('dialog .help-section', (s) => s.length)) >= 3);
+    await page.click('dialog .close');
+    await page.waitForSelector('dialog', { state: 'detached' });
+    await page.close();
+  });
+
+  it('switches the language, and remembers it', async () => {
+    const page = await openPage(browser, server.url);
+    assert.equal(await page.textContent('h1'), 'Gunjin Shogi');
+    await page.selectOption('select.lang', 'ja');
+    assert.equal(await page.textContent('h1'), '軍人将棋');
+    assert.match(await page.textContent('.mode-button'), /この端末で 2 人で遊ぶ/);
+    assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+    await page.selectOption('select.lang', 'ko');
+    assert.equal(await page.textContent('h1'), '군인장기');
+    await startLocal(page);
+    assert.match(await page.getAttribute('.cell[data-square="b4"]', 'aria-label'), /^b4, 내 /);
+    // Reload without the English override: the choice is remembered.
+    const fresh = await page.context().newPage();
+    await fresh.goto(server.url);
+    await fresh.waitForSelector('.mode-button');
+    assert.equal(await fresh.textContent('h1'), '군인장기');
+    await page.close();
+  });
+
+  it('puts the panel below the board on a narrow screen and beside it on a wide one', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await startLocal(page);
+    let board = await page.$eval('.board-area', (e) => e.getBoundingClientRect().toJSON());
+    let panel = await page.$eval('.panel', (e) => e.getBoundingClientRect().toJSON());
+    assert.ok(panel.top >= board.bottom - 1, `panel (${panel.top}) below the board (${board.bottom})`);
+    assert.ok(board.right <= 390 + 1, 'the board fits the narrow screen');
+    await page.setViewportSize({ width: 1280, height: 900 });
+    board = await page.$eval('.board-area', (e) => e.getBoundingClientRect().toJSON());
+    panel = await page.$eval('.panel', (e) => e.getBoundingClientRect().toJSON());
+    assert.ok(panel.left >= board.right - 1, 'panel to the right of the board');
+    await page.close();
+  });
+
+  it('answers health checks and serves the page from the binary', async () => {
+    const res = await fetch(new URL('/healthz', server.url));
+    assert.equal(await res.text(), 'ok');
+    const index = await fetch(server.url);
+    assert.match(await index.text(), /<div id="app"/);
+  });
+});
