@@ -396,6 +396,24 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('starts in a hidden container and draws once it is shown', async () => {
+    const page = await openBoard('reduced=1&hidden=1');
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    await page.evaluate(() => {
+      document.getElementById('board').hidden = false;
+    });
+    await page.waitForFunction(() => document.querySelector('#board canvas').width === 700);
+    await settled(page);
+    const image = await shot(page);
+    const piece = await at(page, 'c3');
+    assert.ok(isVermilion(meanColor(image, piece.x, piece.y)), 'the piece shows');
+    assert.ok(isWood(meanColor(image, ...Object.values(await at(page, 'a1')))), 'the board shows');
+    const a1 = await at(page, 'a1');
+    const f8 = await at(page, 'f8');
+    assert.ok(a1.x < f8.x && a1.y > f8.y && a1.y < 640 && f8.y > 0, 'framed for the real size');
+    await page.close();
+  });
+
   it('draws only when something changes', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'a3', side: 'sente', label: 'Spy' }] }));

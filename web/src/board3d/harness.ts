@@ -22,6 +22,8 @@ if (!host) {
   window.board3dStatus = 'unsupported';
   host.textContent = 'WebGL unavailable';
 } else {
+  // `hidden=1`: mount into a hidden container, as the page does before it shows the board.
+  if (params.get('hidden') === '1') host.hidden = true;
   const reduced = params.get('reduced');
   const board = new Board3D(host, {
     lang: params.get('lang') ?? 'en',
