@@ -32,8 +32,11 @@ const TYPES = {
   '.svg': 'image/svg+xml',
 };
 
-/** Builds the test page into a temporary directory; returns that directory. */
-export async function buildHarness() {
+/**
+ * Builds test pages of e2e-support/ (default: the 3D board alone) into a temporary directory;
+ * returns that directory.
+ */
+export async function buildHarness(pages = ['board3d.html']) {
   const outDir = await mkdtemp(join(tmpdir(), 'board3d-harness-'));
   await build({
     root: WEB_DIR,
@@ -43,7 +46,7 @@ export async function buildHarness() {
     build: {
       outDir,
       emptyOutDir: true,
-      rollupOptions: { input: join(WEB_DIR, 'e2e-support', 'board3d.html') },
+      rollupOptions: { input: pages.map((page) => join(WEB_DIR, 'e2e-support', page)) },
     },
   });
   return outDir;
