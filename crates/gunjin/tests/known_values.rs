@@ -48,6 +48,23 @@ fn sorted_names(p: &Position) -> Vec<[String; 2]> {
     v
 }
 
+/// Move sequences of length `depth` (a game that ends earlier ends its sequence: it counts as
+/// nothing).
+fn perft(p: &Position, depth: usize) -> u64 {
+    let moves = p.legal_moves();
+    if depth == 1 {
+        return moves.len() as u64;
+    }
+    moves
+        .iter()
+        .map(|&m| {
+            let mut next = p.clone();
+            next.play(m).unwrap();
+            perft(&next, depth - 1)
+        })
+        .sum()
+}
+
 #[test]
 fn known_positions_have_their_hand_counted_legal_moves() {
     let data = load("positions.json");
@@ -61,6 +78,16 @@ fn known_positions_have_their_hand_counted_legal_moves() {
         if let Some(moves) = case.get("moves") {
             let want: Vec<[String; 2]> = serde_json::from_value(moves.clone()).unwrap();
             assert_eq!(sorted_names(&p), want, "{name}");
+        }
+        if let Some(perft_counts) = case.get("perft") {
+            for (depth, want) in perft_counts.as_array().unwrap().iter().enumerate() {
+                assert_eq!(
+                    perft(&p, depth + 1),
+                    want.as_u64().unwrap(),
+                    "{name}: perft {}",
+                    depth + 1
+                );
+            }
         }
         let status = case
             .get("status")
