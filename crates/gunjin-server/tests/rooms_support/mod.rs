@@ -414,6 +414,12 @@ pub async fn seated_pair(addr: SocketAddr) -> (String, String, String, Client, C
     guest.hello(&guest_token, 0).await;
     guest.until("presence").await;
     host.until("joined").await;
+    loop {
+        let f = host.until("presence").await;
+        if f["opponent"] == "connected" {
+            break;
+        }
+    }
     (room, host_token, guest_token, host, guest)
 }
 
