@@ -42,7 +42,7 @@ fn child_server() {
 fn spawn_server(db: &Path) -> (Child, SocketAddr) {
     let addr_file = db.with_extension("addr");
     let _ = std::fs::remove_file(&addr_file);
-    let child = Command::new(std::env::current_exe().unwrap())
+    let mut child = Command::new(std::env::current_exe().unwrap())
         .args(["child_server", "--exact", "--ignored", "--test-threads=1"])
         .env(DB_VAR, db)
         .env(ADDR_VAR, &addr_file)
@@ -56,6 +56,8 @@ fn spawn_server(db: &Path) -> (Child, SocketAddr) {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
+    let _ = child.kill();
+    let _ = child.wait();
     panic!("the server process did not start");
 }
 
