@@ -1,5 +1,6 @@
-//! `gunjin-server [--addr HOST:PORT] [--web-dir DIR]`: serves the page (embedded in the binary
-//! when built with the `embed` feature, else from `--web-dir`) and `/healthz`.
+//! `gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE]`: serves the page (embedded in
+//! the binary when built with the `embed` feature, else from `--web-dir`), `/healthz`, and the
+//! online rooms (`/api/rooms…`, `/ws/rooms/{id}`) stored in the SQLite file `--db`.
 //!
 //! Prints `listening on http://HOST:PORT/` once the socket is bound (port 0 picks a free port,
 //! which the tests use).
@@ -8,28 +9,32 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use gunjin_server::rooms;
 use gunjin_server::web::{self, WebSource};
 
-const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR]";
+const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE]";
 
 struct Args {
     addr: SocketAddr,
     web_dir: Option<PathBuf>,
+    db: PathBuf,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut addr = "127.0.0.1:8080".to_owned();
     let mut web_dir = None;
+    let mut db = PathBuf::from("gunjin-rooms.sqlite3");
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--addr" => addr = args.next().ok_or("--addr needs HOST:PORT")?,
             "--web-dir" => web_dir = Some(PathBuf::from(args.next().ok_or("--web-dir needs DIR")?)),
+            "--db" => db = PathBuf::from(args.next().ok_or("--db needs FILE")?),
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
     let addr = addr.parse().map_err(|e| format!("--addr {addr:?}: {e}"))?;
-    Ok(Args { addr, web_dir })
+    Ok(Args { addr, web_dir, db })
 }
 
 #[tokio::main]
@@ -52,7 +57,14 @@ async fn main() -> ExitCode {
             WebSource::Embedded
         }
     };
-    let app = web::router(source);
+    let rooms = match rooms::RoomsState::<rooms::Gunjin>::open(rooms::RoomsConfig::new(&args.db)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("cannot open the rooms database {}: {e}", args.db.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let app = web::router(source).merge(rooms::router(rooms));
     let listener = match tokio::net::TcpListener::bind(args.addr).await {
         Ok(l) => l,
         Err(e) => {
