@@ -28,7 +28,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { Animator, easeInOut } from './animator';
-import { MAX_POLAR, POLAR, azimuthOf, directionOf, fitDistance } from './camera';
+import { type Framing, MAX_POLAR, POLAR, azimuthOf, directionOf, frame } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
 import { Orbit } from './orbit';
@@ -325,9 +325,11 @@ export class Board3D {
     const before = this.fit;
     this.sizeCanvas();
     const offset = this.camera.position.clone().sub(this.controls.target);
-    this.fit = this.presetFit();
+    const framing = this.preset();
+    this.fit = framing.distance;
     this.applyLimits();
     offset.multiplyScalar(this.fit / before);
+    this.controls.target.copy(framing.target);
     this.camera.position.copy(this.controls.target).add(offset);
     this.controls.update();
     this.invalidate();
@@ -459,8 +461,8 @@ export class Board3D {
     this.fill.position.set(5 * s, 6, -6 * s);
   }
 
-  private presetFit(): number {
-    return fitDistance(directionOf(POLAR[this.view], azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
+  private preset(): Framing {
+    return frame(directionOf(POLAR[this.view], azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
   }
 
   private applyLimits(): void {
@@ -470,12 +472,16 @@ export class Board3D {
 
   /** Jumps the camera to the preset of the current view and viewer. */
   private placeCamera(): void {
-    this.fit = this.presetFit();
+    const framing = this.preset();
+    this.fit = framing.distance;
     this.applyLimits();
-    this.controls.target.set(0, 0, 0);
-    this.camera.position.copy(directionOf(POLAR[this.view], azimuthOf(this.viewer))).multiplyScalar(this.fit);
+    this.controls.target.copy(framing.target);
+    this.camera.position
+      .copy(directionOf(POLAR[this.view], azimuthOf(this.viewer)))
+      .multiplyScalar(this.fit)
+      .add(framing.target);
     this.camera.up.set(0, 1, 0);
-    this.camera.lookAt(0, 0, 0);
+    this.camera.lookAt(framing.target);
     this.controls.update();
   }
 
@@ -483,7 +489,8 @@ export class Board3D {
   private moveCamera(instant: boolean): void {
     const start = new Spherical().setFromVector3(this.camera.position.clone().sub(this.controls.target));
     const startTarget = this.controls.target.clone();
-    this.fit = this.presetFit();
+    const framing = this.preset();
+    this.fit = framing.distance;
     this.applyLimits();
     const endPhi = POLAR[this.view];
     const endTheta = azimuthOf(this.viewer);
@@ -501,7 +508,7 @@ export class Board3D {
             start.phi + (endPhi - start.phi) * e,
             start.theta + dTheta * e,
           );
-          this.controls.target.copy(startTarget).multiplyScalar(1 - e);
+          this.controls.target.copy(startTarget).lerp(framing.target, e);
           this.camera.position.setFromSpherical(s).add(this.controls.target);
           this.camera.lookAt(this.controls.target);
           this.controls.update();

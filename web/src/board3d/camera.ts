@@ -45,30 +45,66 @@ function keyPoints(): Vector3[] {
 
 const POINTS = keyPoints();
 
+/** Where a preset puts the camera: its distance from the target, and the target. */
+export interface Framing {
+  distance: number;
+  target: Vector3;
+}
+
 /**
- * Distance from the board centre at which every key point fits inside the view with a margin,
- * looking from `direction`.
+ * The tightest framing from `direction` (unit vector from target to camera): every key point
+ * inside the view with a margin, and the board centred vertically on screen (under perspective
+ * the near half looks larger, so the target moves toward the camera along the board).
  */
-export function fitDistance(direction: Vector3, fov: number, aspect: number, margin = 0.95): number {
+export function frame(direction: Vector3, fov: number, aspect: number, margin = 0.95): Framing {
   const probe = new PerspectiveCamera(fov, aspect, 0.1, 500);
   const ndc = new Vector3();
-  const fits = (distance: number): boolean => {
-    probe.position.copy(direction).multiplyScalar(distance);
+  const target = new Vector3();
+  // Unit vector along the board toward the camera's side (none when looking straight down).
+  const along = new Vector3(direction.x, 0, direction.z);
+  const flat = along.length() < 0.05;
+  if (!flat) along.normalize();
+  const aim = (distance: number): void => {
+    probe.position.copy(direction).multiplyScalar(distance).add(target);
     probe.up.set(0, 1, 0);
-    probe.lookAt(0, 0, 0);
+    probe.lookAt(target);
     probe.updateMatrixWorld(true);
+  };
+  const extent = (distance: number): { fits: boolean; low: number; high: number } => {
+    aim(distance);
+    let low = Infinity;
+    let high = -Infinity;
+    let fits = true;
     for (const p of POINTS) {
       ndc.copy(p).project(probe);
-      if (ndc.z > 1 || Math.abs(ndc.x) > margin || Math.abs(ndc.y) > margin) return false;
+      if (ndc.z > 1 || Math.abs(ndc.x) > margin || Math.abs(ndc.y) > margin) fits = false;
+      low = Math.min(low, ndc.y);
+      high = Math.max(high, ndc.y);
     }
-    return true;
+    return { fits, low, high };
   };
-  let lo = 2;
-  let hi = 200;
-  for (let i = 0; i < 40; i++) {
-    const mid = (lo + hi) / 2;
-    if (fits(mid)) hi = mid;
-    else lo = mid;
+  const fitAt = (): number => {
+    let lo = 2;
+    let hi = 200;
+    for (let i = 0; i < 32; i++) {
+      const mid = (lo + hi) / 2;
+      if (extent(mid).fits) hi = mid;
+      else lo = mid;
+    }
+    return hi;
+  };
+  if (flat) return { distance: fitAt(), target };
+  // Slide the target until the empty space above and below the board is equal.
+  let lo = -2;
+  let hi = 2;
+  for (let i = 0; i < 16; i++) {
+    const shift = (lo + hi) / 2;
+    target.copy(along).multiplyScalar(shift);
+    const e = extent(fitAt());
+    // Aiming nearer the camera lifts the board on screen.
+    if (e.high + e.low > 0) hi = shift;
+    else lo = shift;
   }
-  return hi;
+  target.copy(along).multiplyScalar((lo + hi) / 2);
+  return { distance: fitAt(), target };
 }
