@@ -430,6 +430,21 @@ describe('3D board', () => {
       return window.board3d.renderCount - before;
     });
     assert.equal(one, 1, 'one frame for one change');
+    const same = await page.evaluate(async () => {
+      const before = window.board3d.renderCount;
+      window.board3d.setState({ viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] });
+      await window.board3d.settled();
+      await new Promise((r) => setTimeout(r, 100));
+      return window.board3d.renderCount - before;
+    });
+    assert.equal(same, 0, 'the same state again draws nothing');
+    const marked = await page.evaluate(async () => {
+      const before = window.board3d.renderCount;
+      window.board3d.setState({ viewer: 'sente', pieces: [], moveTargets: ['c3'], attackTargets: [] });
+      await window.board3d.settled();
+      return window.board3d.renderCount - before;
+    });
+    assert.equal(marked, 1, 'a new highlight draws one frame');
     await page.close();
   });
 

@@ -84,6 +84,12 @@ function piecesSignature(s: BoardRenderState): string {
   return `${s.viewer}|${move}|${battle}|${pieces}`;
 }
 
+/** Everything of a state that decides the highlights. */
+function markersSignature(s: BoardRenderState): string {
+  const last = s.lastMove ? `${s.lastMove.from}-${s.lastMove.to}` : '';
+  return `${s.selected ?? ''}|${s.moveTargets.join(',')}|${s.attackTargets.join(',')}|${last}`;
+}
+
 /** A screen point in viewport (client) coordinates, as in `PointerEvent.clientX/Y`. */
 export interface ScreenPoint {
   x: number;
@@ -123,6 +129,7 @@ export class Board3D {
   private readonly ghosts = new Set<PieceObject>();
   private state: BoardRenderState | undefined;
   private signature = '';
+  private marks = '';
   private viewer: Side = 'sente';
   private view: ViewMode;
   /** 0: pieces standing; 1: lying flat. */
@@ -240,14 +247,18 @@ export class Board3D {
   setState(next: BoardRenderState): void {
     if (this.disposed) return;
     const signature = piecesSignature(next);
+    const marks = markersSignature(next);
     if (this.state && signature === this.signature) {
       // Same pieces, same move: only the highlights may differ; a running slide goes on.
-      this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
       this.state = next;
+      if (marks === this.marks) return;
+      this.marks = marks;
+      this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
       this.invalidate();
       return;
     }
     this.signature = signature;
+    this.marks = marks;
     this.animator.finish();
     const prev = this.state;
     const viewerChanged = next.viewer !== this.viewer;
@@ -270,7 +281,9 @@ export class Board3D {
    */
   onSquare(listener: (square: string) => void): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
   /** Turns the camera to a preset; the top view lays the pieces flat. */
