@@ -225,6 +225,32 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('draws the highlights in the grid\'s colours', async () => {
+    const page = await openBoard();
+    await setState(
+      page,
+      state({ selected: 'b2', moveTargets: ['c3'], attackTargets: ['e2'], lastMove: { from: 'a4', to: 'a3' } }),
+    );
+    const image = await shot(page);
+    // A frame's band lies just inside its square's edge: sample on the line to the right-hand
+    // neighbour's centre (same row, so the projection is linear along it).
+    const band = async (square, neighbour, t) => {
+      const p = midpoint(await at(page, square), await at(page, neighbour), t);
+      return meanColor(image, p.x, p.y, 1);
+    };
+    const yellow = await band('b2', 'c2', 0.375);
+    const red = await band('e2', 'f2', 0.375);
+    const orange = await band('a3', 'b3', 0.455);
+    const green = meanColor(image, ...Object.values(await at(page, 'c3')), 2);
+    assert.ok(yellow[0] > 190 && yellow[1] > 170 && yellow[2] < 100, `yellow frame on the pick: ${yellow}`);
+    assert.ok(red[0] > 170 && red[1] < 90 && red[2] < 100, `red frame on the attack: ${red}`);
+    assert.ok(orange[0] > 190 && orange[1] > 90 && orange[1] < 180 && orange[2] < 90, `orange frame on the last move: ${orange}`);
+    assert.ok(green[1] > green[0] + 40 && green[1] > green[2] + 40, `green dot on the move: ${green}`);
+    const plain = meanColor(image, ...Object.values(midpoint(await at(page, 'c2'), await at(page, 'd2'), 0.375)), 1);
+    assert.ok(isWood(plain), `no frame elsewhere: ${plain}`);
+    await page.close();
+  });
+
   it('reports the headquarters as one square and ignores the river', async () => {
     const page = await openBoard();
     await setState(page, state());
