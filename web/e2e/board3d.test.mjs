@@ -289,12 +289,12 @@ describe('3D board', () => {
     const base = await width();
     const center = await at(page, 'c4');
     await page.mouse.move(center.x, center.y);
-    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, 400);
+    for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 400);
     await settled(page);
     const far = await width();
     assert.ok(far < base * 0.9, `zooming out shrinks the board: ${base} → ${far}`);
     assert.ok(far > base * 0.45, `but not without limit: ${base} → ${far}`);
-    for (let i = 0; i < 20; i++) await page.mouse.wheel(0, -400);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
     await settled(page);
     const near = await page.evaluate(() => {
       const a = window.board3d.screenPosition('c4');
