@@ -3,6 +3,8 @@
 // page with the keyboard. Kept outside e2e/ because `node --test` runs every file there.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -30,7 +32,8 @@ const FLAGS = [
 export async function startServer() {
   const bin = process.env.GUNJIN_SERVER ?? join(ROOT, 'target', 'debug', 'gunjin-server');
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run cargo xtask test`);
-  const args = ['--addr', '127.0.0.1:0'];
+  const dbDir = await mkdtemp(join(tmpdir(), 'gunjin-e2e-db-'));
+  const args = ['--addr', '127.0.0.1:0', '--db', join(dbDir, 'rooms.sqlite3')];
   if (process.env.GUNJIN_SERVER === undefined) args.push('--web-dir', join(WEB_DIR, 'dist'));
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((ok, fail) => {
@@ -46,7 +49,13 @@ export async function startServer() {
     });
     child.on('exit', (code) => fail(new Error(`server exited (${code}): ${text}`)));
   });
-  return { url, stop: () => child.kill() };
+  return {
+    url,
+    stop: async () => {
+      child.kill();
+      await rm(dbDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Starts Chromium. Each page opened with `openPage` gets its own context (own storage). */

@@ -23,7 +23,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  server?.stop();
+  await server?.stop();
 });
 
 /** The viewer's own arrangement as shown on the grid: square → kind id. */

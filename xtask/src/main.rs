@@ -243,7 +243,14 @@ fn run(addr: &str) -> Result<()> {
     let server = build_all()?;
     step(&format!("starting the server: http://{addr}/"));
     println!("Open http://{addr}/ in a browser (Ctrl-C stops the server).");
-    exec(Command::new(server).args(["--addr", addr]))
+    let db = target_dir().join("gunjin-rooms.sqlite3");
+    println!("(online rooms are kept in {})", db.display());
+    exec(
+        Command::new(server)
+            .args(["--addr", addr])
+            .arg("--db")
+            .arg(db),
+    )
 }
 
 fn ensure_chromium() -> Result<()> {
