@@ -209,6 +209,7 @@ export class Board3D {
     this.key.castShadow = true;
     this.key.shadow.mapSize.set(2048, 2048);
     Object.assign(this.key.shadow.camera, { left: -7, right: 7, top: 7, bottom: -7, near: 1, far: 40 });
+    this.key.shadow.camera.updateProjectionMatrix();
     this.key.shadow.bias = -0.0004;
     this.key.shadow.normalBias = 0.02;
     this.key.shadow.radius = 3;

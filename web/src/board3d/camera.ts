@@ -56,7 +56,7 @@ export interface Framing {
  * inside the view with a margin, and the board centred vertically on screen (under perspective
  * the near half looks larger, so the target moves toward the camera along the board).
  */
-export function frame(direction: Vector3, fov: number, aspect: number, margin = 0.95): Framing {
+export function frame(direction: Vector3, fov: number, aspect: number, margin = 0.92): Framing {
   const probe = new PerspectiveCamera(fov, aspect, 0.1, 500);
   const ndc = new Vector3();
   const target = new Vector3();
