@@ -386,6 +386,7 @@ export class Board3D {
     point.project(this.camera);
     if (Math.abs(point.x) > 1 || Math.abs(point.y) > 1 || point.z > 1) return undefined;
     const rect = this.canvas.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return undefined;
     return {
       x: rect.left + ((point.x + 1) / 2) * rect.width,
       y: rect.top + ((1 - point.y) / 2) * rect.height,
