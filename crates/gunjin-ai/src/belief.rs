@@ -78,6 +78,17 @@ impl Belief {
         }
     }
 
+    /// What the enemy would know about the viewer's pieces if the enemy's kinds (by tracker
+    /// index) were `enemy_kinds`: used inside imagined worlds.
+    pub(crate) fn of_viewer_given(t: &Tracked, enemy_kinds: &[Kind; N]) -> Belief {
+        Self::build(t, t.side, Some(enemy_kinds))
+    }
+
+    /// [`Belief::of_enemy`] from an already followed history.
+    pub(crate) fn of_enemy_tracked(t: &Tracked) -> Belief {
+        Self::build(t, t.side.opponent(), Some(&t.own_kinds))
+    }
+
     /// Whether the belief used the whole history (false for a view whose history did not fit).
     #[must_use]
     pub fn is_exact(&self) -> bool {
@@ -208,6 +219,15 @@ impl Belief {
     /// every tracked piece (removed ones included), by index. `None` only if the belief is
     /// contradictory.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
+        // Fast path: pick kinds piece by piece within what the counts leave, start again on a
+        // dead end. Exact sets make dead ends rare.
+        for _attempt in 0..24 {
+            if let Some(world) = self.try_fast(rng)
+                && self.pairs_hold(&world)
+            {
+                return Some(world);
+            }
+        }
         for _attempt in 0..8 {
             if let Some(world) = self.try_sample(rng)
                 && self.pairs_hold(&world)
@@ -216,6 +236,31 @@ impl Belief {
             }
         }
         self.try_sample(rng)
+    }
+
+    fn try_fast<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
+        let mut left: [u8; 16] = Kind::ALL.map(Kind::count);
+        let mut order: [usize; N] = core::array::from_fn(|i| i);
+        for i in (1..N).rev() {
+            let j = rng.random_range(0..=i);
+            order.swap(i, j);
+        }
+        order.sort_by_key(|&i| self.domain[i].len());
+        let mut world = [Kind::Mine; N];
+        let mut options: Vec<(Kind, f32)> = Vec::with_capacity(16);
+        for &i in &order {
+            options.clear();
+            options.extend(
+                self.domain[i]
+                    .iter()
+                    .filter(|k| left[k.index()] > 0)
+                    .map(|k| (k, self.prior[i][k.index()] * f32::from(left[k.index()]))),
+            );
+            let k = weighted(rng, &options)?;
+            left[k.index()] -= 1;
+            world[i] = k;
+        }
+        Some(world)
     }
 
     fn try_sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {

@@ -4,7 +4,8 @@
 use gunjin::{Move, Position};
 
 use crate::budget::Budget;
-use crate::search::{FULL_WEIGHTS, Searcher, Tables};
+use crate::kindset::KindSet;
+use crate::search::{FULL_WEIGHTS, Known, Searcher, Tables};
 
 /// The advanced search run on the true position (no sampling: it knows every kind).
 #[must_use]
@@ -20,9 +21,11 @@ pub fn choose_move_seeing_all(position: &Position, budget: &Budget<'_>) -> Optio
     }
     let timer = budget.start();
     let mut search = Searcher::new(&tables, FULL_WEIGHTS, &budget, &timer, 0.4);
-    let mut best = search.root_scores(position, &moves, 1)?;
+    // It knows every kind, so every battle's outcome is certain.
+    let known = Known::from_squares(position.pieces().map(|(sq, p)| (sq, KindSet::only(p.kind))));
+    let mut best = search.root_scores(position, &moves, 1, &known)?;
     for depth in 2..=4 {
-        match search.root_scores(position, &moves, depth) {
+        match search.root_scores(position, &moves, depth, &known) {
             Some(s) => best = s,
             None => break,
         }

@@ -2,11 +2,13 @@
 //! with the best value on average over the worlds.
 
 use gunjin::rand::{RngExt, SeedableRng, rngs::SmallRng};
-use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset};
+use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset, Square};
 
 use crate::belief::Belief;
 use crate::budget::Budget;
-use crate::search::{FULL_WEIGHTS, Searcher, Tables, Weights};
+use crate::kindset::KindSet;
+use crate::search::{BASE_WEIGHTS, FULL_WEIGHTS, Known, Searcher, Tables, Weights};
+use crate::track::Tracked;
 
 /// How strong the CPU plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -46,6 +48,9 @@ impl Level {
                 worlds: 2,
                 min_worlds: 1,
                 depth: 1,
+                deep_top: 0,
+                deep_depth: 0,
+                first_pass_share: 1.0,
                 default_nodes: 20_000,
                 time_share: 0.2,
                 temperature: Some(120.0),
@@ -54,12 +59,18 @@ impl Level {
                     officer_advance: 10,
                     piece_advance: 2,
                     hq_threat: 300,
+                    hq_empty: 60,
+                    hq_near: 0,
+                    hq_pressure: 20,
                 },
             },
             Level::Intermediate => Plan {
                 worlds: 6,
                 min_worlds: 1,
                 depth: 2,
+                deep_top: 0,
+                deep_depth: 0,
+                first_pass_share: 1.0,
                 default_nodes: 300_000,
                 time_share: 0.4,
                 temperature: None,
@@ -67,9 +78,12 @@ impl Level {
                 weights: FULL_WEIGHTS,
             },
             Level::Advanced => Plan {
-                worlds: 64,
+                worlds: 48,
                 min_worlds: 2,
-                depth: 3,
+                depth: 2,
+                deep_top: 6,
+                deep_depth: 3,
+                first_pass_share: 0.5,
                 default_nodes: 3_000_000,
                 time_share: 0.4,
                 temperature: None,
@@ -94,6 +108,12 @@ pub(crate) struct Plan {
     /// Worlds to finish at full depth before the time limit may stop the search.
     min_worlds: usize,
     depth: u8,
+    /// After the first pass, the best this many moves are searched `deep_depth` plies deep
+    /// over the same worlds (0: no second pass).
+    deep_top: usize,
+    deep_depth: u8,
+    /// Share of the budget the first pass may use when there is a second pass.
+    first_pass_share: f64,
     /// Node limit when the caller gives none.
     default_nodes: u64,
     /// Share of the time budget to use (the rest is headroom for slow machines).
@@ -110,11 +130,14 @@ pub(crate) const GREEDY: Plan = Plan {
     worlds: 8,
     min_worlds: 1,
     depth: 1,
+    deep_top: 0,
+    deep_depth: 0,
+    first_pass_share: 1.0,
     default_nodes: 100_000,
     time_share: 0.4,
     temperature: None,
     blunder: 0.0,
-    weights: FULL_WEIGHTS,
+    weights: BASE_WEIGHTS,
 };
 
 /// Chooses a move for the viewer from its view alone, or `None` if it is not the viewer's turn
@@ -144,7 +167,8 @@ pub fn choose_move(
 /// A uniformly random legal move (a baseline for the arena).
 #[must_use]
 pub fn random_move(view: &PlayerView, seed: u64) -> Option<Move> {
-    let (pos, _) = first_world(view, &mut SmallRng::seed_from_u64(seed))?;
+    let setting = Setting::new(view)?;
+    let (pos, _) = setting.world(&mut SmallRng::seed_from_u64(seed))?;
     let moves = pos.legal_moves();
     if moves.is_empty() {
         return None;
@@ -195,14 +219,51 @@ fn world_position(view: &PlayerView, belief: &Belief, kinds: &[Kind; 23]) -> Opt
     .ok()
 }
 
-fn first_world(view: &PlayerView, rng: &mut SmallRng) -> Option<(Position, Belief)> {
-    if !view.status().is_ongoing() || view.to_move() != view.side() {
-        return None;
+/// Everything one decision needs from the view.
+struct Setting<'v> {
+    view: &'v PlayerView,
+    tracked: Option<Tracked>,
+    belief: Belief,
+}
+
+impl<'v> Setting<'v> {
+    fn new(view: &'v PlayerView) -> Option<Setting<'v>> {
+        if !view.status().is_ongoing() || view.to_move() != view.side() {
+            return None;
+        }
+        let tracked = Tracked::from_view(view).ok();
+        let belief = match &tracked {
+            Some(t) => Belief::of_enemy_tracked(t),
+            None => Belief::of_enemy(view),
+        };
+        Some(Setting {
+            view,
+            tracked,
+            belief,
+        })
     }
-    let belief = Belief::of_enemy(view);
-    let kinds = belief.sample(rng)?;
-    let pos = world_position(view, &belief, &kinds)?;
-    Some((pos, belief))
+
+    /// One imagined world: the position and what each side can know in it.
+    fn world(&self, rng: &mut SmallRng) -> Option<(Position, Known)> {
+        let kinds = self.belief.sample(rng)?;
+        let pos = world_position(self.view, &self.belief, &kinds)?;
+        let enemy = self
+            .belief
+            .pieces()
+            .filter_map(|p| p.square.map(|sq| (sq, p.kinds)));
+        let known = match &self.tracked {
+            Some(t) => {
+                let about_me = Belief::of_viewer_given(t, &kinds);
+                let mine: Vec<(Square, KindSet)> = about_me
+                    .pieces()
+                    .filter_map(|p| p.square.map(|sq| (sq, p.kinds)))
+                    .collect();
+                Known::from_squares(enemy.chain(mine))
+            }
+            None => Known::from_squares(enemy),
+        };
+        Some((pos, known))
+    }
 }
 
 pub(crate) fn decide(
@@ -212,8 +273,9 @@ pub(crate) fn decide(
     seed: u64,
 ) -> Option<Move> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let (first, belief) = first_world(view, &mut rng)?;
-    let moves = first.legal_moves();
+    let setting = Setting::new(view)?;
+    let first = setting.world(&mut rng)?;
+    let moves = first.0.legal_moves();
     if moves.is_empty() {
         return None;
     }
@@ -231,45 +293,83 @@ pub(crate) fn decide(
     let timer = budget.start();
     let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
     let mut total = vec![0i64; moves.len()];
-    let mut worlds_done = 0usize;
+    let mut worlds: Vec<(Position, Known)> = Vec::new();
 
     // A shallow pass on the first world, so there is always an answer.
-    let shallow = search.root_scores(&first, &moves, 1);
-    let mut world = Some(first);
+    let shallow = search.root_scores(&first.0, &moves, 1, &first.1);
+    let mut next = Some(first);
     for n in 0..plan.worlds {
-        let pos = match world.take() {
+        let pos = match next.take() {
             Some(p) => p,
-            None => match belief
-                .sample(&mut rng)
-                .and_then(|k| world_position(view, &belief, &k))
-            {
+            None => match setting.world(&mut rng) {
                 Some(p) => p,
                 None => break,
             },
         };
-        if n >= plan.min_worlds && search.out_of_budget() {
+        if n >= plan.min_worlds
+            && (search.out_of_budget() || search.spent() >= plan.first_pass_share)
+        {
             break;
         }
-        match search.root_scores(&pos, &moves, plan.depth) {
+        match search.root_scores(&pos.0, &moves, plan.depth, &pos.1) {
             Some(scores) => {
                 for (t, s) in total.iter_mut().zip(scores) {
                     *t += i64::from(s);
                 }
-                worlds_done += 1;
+                worlds.push(pos);
             }
             None => break,
         }
     }
-    let scores: Vec<f64> = if worlds_done > 0 {
+    let mut scores: Vec<f64> = if worlds.is_empty() {
+        match shallow {
+            Some(s) => s.into_iter().map(f64::from).collect(),
+            None => return Some(moves[rng.random_range(0..moves.len())]),
+        }
+    } else {
         total
             .iter()
-            .map(|&t| t as f64 / worlds_done as f64)
+            .map(|&t| t as f64 / worlds.len() as f64)
             .collect()
-    } else if let Some(s) = shallow {
-        s.into_iter().map(f64::from).collect()
-    } else {
-        return Some(moves[rng.random_range(0..moves.len())]);
     };
+
+    // Second pass: the best few moves, deeper, over the same worlds.
+    if plan.deep_top > 1 && !worlds.is_empty() {
+        let mut order: Vec<usize> = (0..moves.len()).collect();
+        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
+        order.truncate(plan.deep_top);
+        let top: Vec<Move> = order.iter().map(|&i| moves[i]).collect();
+        let mut deep_total = vec![0i64; top.len()];
+        let mut done = 0usize;
+        for pos in &worlds {
+            match search.root_scores(&pos.0, &top, plan.deep_depth, &pos.1) {
+                Some(s) => {
+                    for (t, v) in deep_total.iter_mut().zip(s) {
+                        *t += i64::from(v);
+                    }
+                    done += 1;
+                }
+                None => break,
+            }
+        }
+        // Enough worlds searched deeply to trust: the deep values decide among the top moves.
+        if std::env::var_os("GUNJIN_AI_TRACE").is_some() {
+            eprintln!(
+                "worlds {} deep {} nodes {} spent {:.2}",
+                worlds.len(),
+                done,
+                search.nodes,
+                search.spent()
+            );
+        }
+        if done * 2 >= worlds.len().min(8) && done > 0 {
+            let mut deep_scores = vec![f64::NEG_INFINITY; moves.len()];
+            for (&i, &t) in order.iter().zip(&deep_total) {
+                deep_scores[i] = t as f64 / done as f64;
+            }
+            scores = deep_scores;
+        }
+    }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
 }
 

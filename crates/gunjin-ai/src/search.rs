@@ -5,6 +5,7 @@
 use gunjin::{Kind, Move, MoveList, Outcome, Position, Side, Square, Status, resolve_battle};
 
 use crate::budget::{Budget, Timer};
+use crate::kindset::KindSet;
 
 /// Score of a won game (minus the plies it takes).
 pub(crate) const WIN: i32 = 30_000;
@@ -84,12 +85,31 @@ pub(crate) struct Weights {
     pub piece_advance: i32,
     /// An officer next to an empty enemy HQ.
     pub hq_threat: i32,
+    /// Own HQ empty.
+    pub hq_empty: i32,
+    /// An officer near the enemy HQ that would beat its occupant: per (4 − distance)².
+    pub hq_near: i32,
+    /// Own HQ empty: per unit of enemy officers' closeness.
+    pub hq_pressure: i32,
 }
+
+/// The greedy baseline's weights: material, approach, HQ basics.
+pub(crate) const BASE_WEIGHTS: Weights = Weights {
+    officer_advance: 14,
+    piece_advance: 3,
+    hq_threat: 600,
+    hq_empty: 120,
+    hq_near: 0,
+    hq_pressure: 60,
+};
 
 pub(crate) const FULL_WEIGHTS: Weights = Weights {
     officer_advance: 14,
     piece_advance: 3,
     hq_threat: 600,
+    hq_empty: 120,
+    hq_near: 45,
+    hq_pressure: 60,
 };
 
 /// The position's value for `side`.
@@ -107,6 +127,8 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
     }
     let mut score = [0i32; 2];
     let mut officers = [0i32; 2];
+    // How close each side's officers are to the enemy HQ (for the defence term below).
+    let mut pressure = [0i32; 2];
     for (sq, p) in pos.pieces() {
         let s = p.side.index();
         let enemy_general = general_alive[1 - s];
@@ -115,9 +137,19 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
             let d = tables.distance(p.side, sq);
             if p.kind.can_occupy() {
                 officers[s] += 1;
+                pressure[s] += (7 - d).max(0);
                 v += (12 - d).max(0) * w.officer_advance;
-                if d == 1 && pos.piece_at(Square::hq(p.side.opponent())).is_none() {
-                    v += w.hq_threat;
+                // Close to an enemy HQ it could take: a threat the enemy must answer.
+                if d <= 3 {
+                    let beats = match pos.piece_at(Square::hq(p.side.opponent())) {
+                        None => true,
+                        Some(occ) => {
+                            resolve_battle(p.kind, occ.kind, None, pos.rules()) == Outcome::Attacker
+                        }
+                    };
+                    if beats {
+                        v += (4 - d) * (4 - d) * w.hq_near;
+                    }
                 }
             } else {
                 v += (12 - d).max(0) * w.piece_advance;
@@ -128,6 +160,25 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
     for s in 0..2 {
         if officers[s] == 0 {
             score[s] -= 1500;
+        }
+        // An empty HQ invites the enemy officers in.
+        let side_s = if s == 0 { Side::Sente } else { Side::Gote };
+        if pos.piece_at(Square::hq(side_s)).is_none() {
+            score[s] -= w.hq_empty + pressure[1 - s] * w.hq_pressure;
+        }
+    }
+    // An officer of the side to move next to the empty enemy HQ wins at once; one of the side
+    // that just moved is a threat the mover must answer.
+    let mover = pos.to_move();
+    for (s, bonus) in [(mover, w.hq_threat * 5), (mover.opponent(), w.hq_threat)] {
+        let hq = Square::hq(s.opponent());
+        if pos.piece_at(hq).is_none()
+            && hq.neighbours().any(|n| {
+                pos.piece_at(n)
+                    .is_some_and(|p| p.side == s && p.kind.can_occupy())
+            })
+        {
+            score[s.index()] += bonus;
         }
     }
     let me = side.index();
@@ -166,6 +217,20 @@ impl<'b, 't> Searcher<'b, 't> {
         }
     }
 
+    /// The share of the budget spent so far (the larger of nodes and time), 0.0 to 1.0+.
+    pub(crate) fn spent(&self) -> f64 {
+        let by_nodes = if self.max_nodes == u64::MAX {
+            0.0
+        } else {
+            self.nodes as f64 / self.max_nodes as f64
+        };
+        let by_time = match (self.time_ms, self.timer.elapsed_ms()) {
+            (Some(limit), Some(el)) if limit > 0.0 => el / limit,
+            _ => 0.0,
+        };
+        by_nodes.max(by_time)
+    }
+
     /// Whether the budget is spent.
     pub(crate) fn out_of_budget(&mut self) -> bool {
         if self.aborted {
@@ -189,6 +254,7 @@ impl<'b, 't> Searcher<'b, 't> {
         pos: &Position,
         moves: &[Move],
         depth: u8,
+        known: &Known,
     ) -> Option<Vec<i32>> {
         let mut out = Vec::with_capacity(moves.len());
         for &mv in moves {
@@ -197,7 +263,8 @@ impl<'b, 't> Searcher<'b, 't> {
                 out.push(-INF);
                 continue;
             }
-            let v = -self.negamax(&child, depth.saturating_sub(1), -INF, INF, 1);
+            let next = known.after(pos, mv, &child);
+            let v = -self.negamax(&child, depth.saturating_sub(1), -INF, INF, 1, &next);
             if self.aborted {
                 return None;
             }
@@ -206,7 +273,15 @@ impl<'b, 't> Searcher<'b, 't> {
         Some(out)
     }
 
-    fn negamax(&mut self, pos: &Position, depth: u8, mut alpha: i32, beta: i32, ply: i32) -> i32 {
+    fn negamax(
+        &mut self,
+        pos: &Position,
+        depth: u8,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        known: &Known,
+    ) -> i32 {
         self.nodes += 1;
         if self.out_of_budget() {
             return 0;
@@ -216,16 +291,20 @@ impl<'b, 't> Searcher<'b, 't> {
             return terminal(pos, side, ply);
         }
         if depth == 0 {
-            return self.quiesce(pos, alpha, beta, ply, self.qdepth);
+            return self.quiesce(pos, alpha, beta, ply, self.qdepth, known);
         }
         let moves = ordered(pos);
         let mut best = -INF;
         for mv in moves {
+            if !known.fair(pos, mv) {
+                continue;
+            }
             let mut child = pos.clone();
             if child.play(mv).is_err() {
                 continue;
             }
-            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1);
+            let next = known.after(pos, mv, &child);
+            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, &next);
             if self.aborted {
                 return 0;
             }
@@ -247,7 +326,15 @@ impl<'b, 't> Searcher<'b, 't> {
     }
 
     /// Battles and entries into the enemy HQ only, with the option to stand pat.
-    fn quiesce(&mut self, pos: &Position, mut alpha: i32, beta: i32, ply: i32, left: u8) -> i32 {
+    fn quiesce(
+        &mut self,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: i32,
+        left: u8,
+        known: &Known,
+    ) -> i32 {
         self.nodes += 1;
         let side = pos.to_move();
         if !pos.status().is_ongoing() {
@@ -261,14 +348,15 @@ impl<'b, 't> Searcher<'b, 't> {
         let enemy_hq = Square::hq(side.opponent());
         let mut best = stand;
         for mv in pos.legal_moves() {
-            if pos.piece_at(mv.to).is_none() && mv.to != enemy_hq {
+            if (pos.piece_at(mv.to).is_none() && mv.to != enemy_hq) || !known.fair(pos, mv) {
                 continue;
             }
             let mut child = pos.clone();
             if child.play(mv).is_err() {
                 continue;
             }
-            let v = -self.quiesce(&child, -beta, -alpha, ply + 1, left - 1);
+            let next = known.after(pos, mv, &child);
+            let v = -self.quiesce(&child, -beta, -alpha, ply + 1, left - 1, &next);
             if self.aborted {
                 return best;
             }
@@ -279,6 +367,78 @@ impl<'b, 't> Searcher<'b, 't> {
             }
         }
         best
+    }
+}
+
+/// What each side can know about the kind of the piece on each square: for the viewer's pieces,
+/// what the enemy can know; for the enemy's, what the viewer knows. Below the root, a side only
+/// starts a battle whose outcome it can be sure of (or one for the enemy HQ): searching the
+/// imagined world must not let either side pick its battles by kinds it cannot see.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Known {
+    kinds: [KindSet; Square::COUNT],
+}
+
+impl Known {
+    /// Nothing known about anybody.
+    pub(crate) fn nothing() -> Known {
+        Known {
+            kinds: [KindSet::ALL; Square::COUNT],
+        }
+    }
+
+    /// From the kinds each piece on the board can be, as its opponent sees it.
+    pub(crate) fn from_squares(kinds: impl IntoIterator<Item = (Square, KindSet)>) -> Known {
+        let mut k = Known::nothing();
+        for (sq, set) in kinds {
+            k.kinds[sq.index()] = set;
+        }
+        k
+    }
+
+    /// Whether the mover can start this move knowing what it leads to.
+    fn fair(&self, pos: &Position, mv: Move) -> bool {
+        let Some(def) = pos.piece_at(mv.to) else {
+            return true;
+        };
+        if mv.to.is_hq() {
+            return true;
+        }
+        let Some(att) = pos.piece_at(mv.from) else {
+            return false;
+        };
+        let behind = mv
+            .to
+            .behind(def.side)
+            .and_then(|b| pos.piece_at(b))
+            .filter(|b| b.side == def.side)
+            .map(|b| b.kind);
+        // Sure of the outcome, or likely enough to win that a sensible player would try.
+        let set = self.kinds[mv.to.index()];
+        let (mut wins, mut total) = (0u32, 0u32);
+        let mut first = None;
+        let mut same = true;
+        for k in set.iter() {
+            let o = resolve_battle(att.kind, k, behind, pos.rules());
+            total += 1;
+            wins += u32::from(o == Outcome::Attacker);
+            match first {
+                None => first = Some(o),
+                Some(f) => same &= f == o,
+            }
+        }
+        same || wins * 10 >= total * 8
+    }
+
+    /// After `mv` took `before` to `after`: the mover carries what is known about it.
+    fn after(&self, before: &Position, mv: Move, after: &Position) -> Known {
+        let mut next = *self;
+        let mover = before.piece_at(mv.from);
+        if after.piece_at(mv.to).is_some() && after.piece_at(mv.to) == mover {
+            next.kinds[mv.to.index()] = self.kinds[mv.from.index()];
+        }
+        next.kinds[mv.from.index()] = KindSet::ALL;
+        next
     }
 }
 
