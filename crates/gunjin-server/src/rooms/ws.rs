@@ -143,8 +143,11 @@ async fn socket<G: RefereeGame>(
         return forbidden();
     }
     let max = state.config().max_frame;
+    // Small buffers: messages are short, and thousands of sockets stay open.
     ws.max_message_size(max)
         .max_frame_size(max)
+        .read_buffer_size(4 * 1024)
+        .write_buffer_size(0)
         .on_upgrade(move |socket| connection(state, RoomId::parse(&id), socket))
 }
 
