@@ -192,7 +192,7 @@ impl Player {
             .map_err(|e| e.to_string())
     }
 
-    async fn next(&mut self) -> Result<Value, String> {
+    async fn next(&mut self) -> Result<Frame, String> {
         loop {
             let m = tokio::time::timeout(Duration::from_secs(60), self.ws.next())
                 .await
@@ -200,37 +200,33 @@ impl Player {
                 .ok_or("closed")?
                 .map_err(|e| e.to_string())?;
             let Message::Text(t) = m else { continue };
-            let f: Value = serde_json::from_str(&t).map_err(|e| e.to_string())?;
-            if let Some(v) = f["v"].as_u64() {
+            let f: Frame = serde_json::from_str(&t).map_err(|e| format!("{e}: {t}"))?;
+            if let Some(v) = f.v {
                 self.v = v;
             }
-            match f["t"].as_str() {
-                Some("arranging" | "started") => self.side = side(&f["side"]),
-                Some("sync") => self.side = side(&f["room"]["side"]),
-                Some("error") => return Err(format!("error frame {f}")),
+            match f.t.as_str() {
+                "arranging" | "started" => self.side = f.side.unwrap_or(self.side),
+                "sync" => self.side = f.room.as_ref().map_or(self.side, |r| r.side),
+                "error" => return Err(format!("error frame {t}")),
                 _ => {}
             }
-            if matches!(f["t"].as_str(), Some("started" | "moved")) {
-                self.legal = f.get("legal").and_then(Value::as_array).map(|l| {
-                    l.iter()
-                        .map(|m| (m[0].as_str().unwrap().into(), m[1].as_str().unwrap().into()))
-                        .collect()
-                });
+            if f.t == "started" || f.t == "moved" {
+                self.legal.clone_from(&f.legal);
             }
-            if f["t"] == "moved" {
-                self.to_move = side(&f["to_move"]);
+            if f.t == "moved" {
+                self.to_move = f.to_move.unwrap_or(self.to_move);
             }
-            if f["t"] == "started" {
+            if f.t == "started" {
                 self.to_move = Side::Sente;
             }
             return Ok(f);
         }
     }
 
-    async fn until(&mut self, t: &str) -> Result<Value, String> {
+    async fn until(&mut self, t: &str) -> Result<Frame, String> {
         loop {
             let f = self.next().await?;
-            if f["t"] == t {
+            if f.t == t {
                 return Ok(f);
             }
         }
@@ -242,8 +238,26 @@ impl Player {
     }
 }
 
-fn side(v: &Value) -> Side {
-    Side::from_id(v.as_str().unwrap_or_default()).unwrap_or(Side::Sente)
+/// The parts of a server frame the simulated players use (the rest is skipped unparsed).
+#[derive(serde::Deserialize)]
+struct Frame {
+    t: String,
+    v: Option<u64>,
+    side: Option<Side>,
+    to_move: Option<Side>,
+    legal: Option<Vec<(String, String)>>,
+    status: Option<StatusState>,
+    room: Option<RoomSide>,
+}
+
+#[derive(serde::Deserialize)]
+struct StatusState {
+    state: String,
+}
+
+#[derive(serde::Deserialize)]
+struct RoomSide {
+    side: Side,
 }
 
 struct Shared {
@@ -305,7 +319,7 @@ async fn play_room(
                 rtts.push(u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX));
                 shared.moves.fetch_add(1, Ordering::Relaxed);
             }
-            if m["status"]["state"] != "ongoing" {
+            if m.status.is_some_and(|s| s.state != "ongoing") {
                 host.until("ended").await?;
                 guest.until("ended").await?;
                 shared.games.fetch_add(1, Ordering::Relaxed);

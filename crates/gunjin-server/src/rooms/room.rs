@@ -226,6 +226,7 @@ impl<G: RefereeGame> Room<G> {
             Ok((game, plies))
         };
         let mut started_with = None;
+        let mut versions = stored.versions;
         let phase = match snap.phase {
             SnapPhase::Arranging { held } => Phase::Arranging { held },
             SnapPhase::Playing { deployments } => {
@@ -233,6 +234,10 @@ impl<G: RefereeGame> Room<G> {
                 started_with = Some(deployments);
                 if game.is_over() {
                     return Err(RestoreError::Game("a playing game is over".into()));
+                }
+                // One `moved` event per seat for each ply since the stored versions.
+                for v in &mut versions {
+                    *v += u64::from(plies);
                 }
                 Phase::Playing { game, plies }
             }
@@ -261,7 +266,7 @@ impl<G: RefereeGame> Room<G> {
             empty_since: Some(stored.empty_since.unwrap_or(now)),
             away_since: [seated(Seat::Host), seated(Seat::Guest)],
             tokens: snap.tokens,
-            versions: stored.versions,
+            versions,
             ring: [VecDeque::new(), VecDeque::new()],
             conns: [None, None],
             offered: [false, false],
@@ -832,7 +837,6 @@ impl<G: RefereeGame> Room<G> {
                 game_no: self.game_no,
                 index,
                 mv,
-                versions: self.versions,
             }),
             Err(e) => tracing::error!(error = %e, "rooms: a move did not serialize"),
         }

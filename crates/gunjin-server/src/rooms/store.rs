@@ -1,8 +1,8 @@
 //! SQLite persistence: one thread owns the connection and commits writes in batches; every
 //! room waits for its write to be committed before it tells the players.
 //!
-//! Tables: `rooms` (one row per room: times, per-seat versions and a JSON snapshot of everything
-//! but the current game's plies), `plies` (the moves of each game, appended one by one) and
+//! Tables: `rooms` (one row per room: times, per-seat versions as of the snapshot and a JSON
+//! snapshot of everything but the current game's plies), `plies` (the moves of each game, appended one by one) and
 //! `games` (the record of each finished game). The snapshot holds seat tokens: it never goes to
 //! a log.
 
@@ -36,13 +36,13 @@ pub enum Write {
         versions: [u64; 2],
         snapshot: String,
     },
-    /// Appends a ply and updates the versions.
+    /// Appends a ply. (Each ply is one event per seat, so the versions stored with the room
+    /// plus the plies since give the current versions.)
     Ply {
         id: String,
         game_no: u32,
         index: u32,
         mv: String,
-        versions: [u64; 2],
     },
     /// The record of a finished game.
     Record {
@@ -321,14 +321,11 @@ fn apply(conn: &mut Connection, writes: &[Write]) -> rusqlite::Result<()> {
                 game_no,
                 index,
                 mv,
-                versions,
             } => {
                 tx.prepare_cached(
                     "INSERT OR REPLACE INTO plies (room, game_no, idx, mv) VALUES (?1, ?2, ?3, ?4)",
                 )?
                 .execute(params![id, game_no, index, mv])?;
-                tx.prepare_cached("UPDATE rooms SET v_host = ?2, v_guest = ?3 WHERE id = ?1")?
-                    .execute(params![id, to_i64(versions[0]), to_i64(versions[1])])?;
             }
             Write::Record {
                 id,
