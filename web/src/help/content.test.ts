@@ -173,7 +173,8 @@ function copiedRuns(text: string, runs: Set<string>): string[] {
 }
 
 describe.skipIf(!existsSync(seedDir))('help content is written in our own words', () => {
-  const runs = seedRuns();
+  // The body of a skipped describe still runs at collection: read the seeds only if present.
+  const runs = existsSync(seedDir) ? seedRuns() : new Set<string>();
 
   it('the check itself finds a copied run', () => {
     const seed = readdirSync(seedDir).find((n) => n.endsWith('.txt'));
