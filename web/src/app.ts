@@ -10,7 +10,7 @@ import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
 import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
-import { LocalMatch, type Phase } from './state/match';
+import type { Match, Phase } from './state/match';
 import type { Report } from './state/messages';
 import { ArrangementStore, type SetupEvent } from './state/setup';
 import { button, h } from './ui/dom';
@@ -24,7 +24,7 @@ export interface AppEnv {
   readonly random: () => number;
 }
 
-type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: LocalMatch };
+type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: Match; readonly off: () => void };
 
 export class App {
   readonly i18n: I18n;
@@ -108,15 +108,23 @@ export class App {
   // ---- actions -------------------------------------------------------------------------------
 
   startMode(mode: Mode): void {
-    if (this.screen.kind === 'match') this.screen.match.dispose();
-    const match = new LocalMatch(this.engine, this.store, this.env.random);
-    this.screen = { kind: 'match', mode, match };
+    this.endMatch();
+    const match = mode.create({ engine: this.engine, store: this.store, random: this.env.random });
+    const off = match.onChange?.(() => this.update()) ?? (() => {});
+    this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
     this.update();
   }
 
+  private endMatch(): void {
+    if (this.screen.kind === 'match') {
+      this.screen.off();
+      this.screen.match.dispose();
+    }
+  }
+
   chooseModeAgain(): void {
-    if (this.screen.kind === 'match') this.screen.match.dispose();
+    this.endMatch();
     this.screen = { kind: 'start' };
     this.notice = null;
     this.update();
@@ -129,7 +137,7 @@ export class App {
     this.update();
   }
 
-  private get match(): LocalMatch | null {
+  private get match(): Match | null {
     return this.screen.kind === 'match' ? this.screen.match : null;
   }
 
@@ -288,7 +296,7 @@ export class App {
     );
   }
 
-  private drawCurtain(match: LocalMatch | null): void {
+  private drawCurtain(match: Match | null): void {
     const p = match?.phase;
     const t = this.i18n;
     if (p === undefined || (p.kind !== 'setup-curtain' && p.kind !== 'turn-curtain')) {
@@ -340,7 +348,7 @@ export class App {
     return [h('h2', { text: t.t('chooseMode') }), list];
   }
 
-  private matchPanel(match: LocalMatch): Node[] {
+  private matchPanel(match: Match): Node[] {
     const t = this.i18n;
     const p = match.phase;
     const side = t.side(p.side);
@@ -485,7 +493,7 @@ export class App {
     );
   }
 
-  private logEl(match: LocalMatch): Node {
+  private logEl(match: Match): Node {
     const t = this.i18n;
     const p = match.phase;
     const view = p.kind === 'setup' || p.kind === 'setup-curtain' ? null : match.view(p.side);
@@ -602,7 +610,7 @@ export class App {
 
   dispose(): void {
     this.closeDialog();
-    if (this.screen.kind === 'match') this.screen.match.dispose();
+    this.endMatch();
     for (const c of this.cleanups) c();
     for (const b of this.boards) b.dispose();
     this.root.remove();

@@ -1,15 +1,22 @@
 /**
  * The ways to play offered on the start screen. Only modes that work are listed; a new mode
- * (CPU, friend by URL) adds an entry here with its own start function.
+ * (CPU, friend by URL) adds an entry here that builds its own `Match`.
  */
 import type { MessageKey } from './i18n';
+import { LocalMatch, type Match, type MatchContext } from './state/match';
 
 export interface Mode {
   readonly id: string;
   readonly title: MessageKey;
   readonly description: MessageKey;
+  create(ctx: MatchContext): Match;
 }
 
 export const MODES: readonly Mode[] = [
-  { id: 'local', title: 'modeLocal', description: 'modeLocalDesc' },
+  {
+    id: 'local',
+    title: 'modeLocal',
+    description: 'modeLocalDesc',
+    create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random),
+  },
 ];

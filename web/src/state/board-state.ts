@@ -1,7 +1,7 @@
 /** The board to draw for the match's current phase, from the viewer's view only. */
 import type { Arrangement, Side, View } from '../engine';
 import type { BoardState, PieceState } from '../board';
-import type { LocalMatch } from './match';
+import type { Match } from './match';
 
 function fromView(view: View, label: (kind: string) => string, hideAll: boolean): PieceState[] {
   return Object.entries(view.pieces).map(([square, p]) => {
@@ -17,7 +17,7 @@ function hidden(arrangement: Arrangement | undefined, side: Side): PieceState[] 
 /**
  * The board state for whoever looks now. While a curtain is down no kind appears at all.
  */
-export function boardState(match: LocalMatch, label: (kind: string) => string): BoardState {
+export function boardState(match: Match, label: (kind: string) => string): BoardState {
   const p = match.phase;
   const empty = { moveTargets: [], attackTargets: [] } as const;
   switch (p.kind) {

@@ -33,6 +33,40 @@ export type TurnEvent =
   | { readonly type: 'deselected' }
   | { readonly type: 'moved'; readonly ply: Ply; readonly reports: readonly Report[]; readonly status: Status };
 
+/**
+ * What the page needs from a match, whatever drives it: this one-device match, and later a match
+ * against the CPU or a friend online (which skip the curtains and may change on their own: they
+ * call the `onChange` listeners so the page redraws).
+ */
+export interface Match {
+  readonly phase: Phase;
+  /** Who is looking at the screen now; null while a curtain is down. */
+  readonly viewer: Side | null;
+  readonly selected: { readonly square: Square; readonly destinations: Destinations } | null;
+  readonly reports: readonly Report[];
+  arrangement(side: Side): Arrangement | undefined;
+  view(side: Side): View | null;
+  legalMoves(): [Square, Square][];
+  reveal(): void;
+  loadPrevious(): boolean;
+  confirmSetup(): boolean;
+  press(square: Square): TurnEvent;
+  handOver(): void;
+  resign(): Status | null;
+  restart(): void;
+  /** Registers a listener for changes that do not come from the page's own calls. */
+  onChange?(listener: () => void): () => void;
+  dispose(): void;
+}
+
+/** What a mode's match is built from. */
+export interface MatchContext {
+  readonly engine: Engine;
+  readonly store: ArrangementStore;
+  /** Seeds for automatic arrangements. */
+  readonly random: () => number;
+}
+
 function ownPieces(view: View): Record<Square, KindId> {
   const out: Record<Square, KindId> = {};
   for (const [sq, p] of Object.entries(view.pieces)) {
@@ -41,7 +75,7 @@ function ownPieces(view: View): Record<Square, KindId> {
   return out;
 }
 
-export class LocalMatch {
+export class LocalMatch implements Match {
   private current: Phase = { kind: 'setup-curtain', side: 'sente' };
   private game: EngineGame | null = null;
   private readonly arrangements: { sente?: Arrangement; gote?: Arrangement } = {};
