@@ -162,6 +162,32 @@ describe('one device, two players', () => {
     }
   });
 
+  it('resigns with a second press, reveals everything, then plays again or goes back to the modes', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'turn');
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'turn', 'one press only arms the button');
+    assert.equal((await page.textContent('[data-focus-key="resign"]')).trim(), 'Press again to resign as Sente');
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    assert.equal((await page.textContent('.result-text')).trim(), 'Gote wins: Sente resigned.');
+    assert.equal(await page.$$eval('.cell.has-piece[data-kind]', (els) => els.length), 46);
+    // No undo once moves begin: the setup's undo button is gone.
+    assert.equal(await page.$('[data-focus-key="undo"]'), null);
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await phase(page), 'setup-curtain');
+    assert.equal(await page.$$eval('.cell[data-kind]', (els) => els.length), 0);
+    await page.click('[data-focus-key="choose-mode"]');
+    assert.equal(await phase(page), 'start');
+    await page.waitForSelector('.mode-button[data-mode="local"]');
+    await page.close();
+  });
+
   it("turns gote's board so gote's camp is at the bottom", async () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);

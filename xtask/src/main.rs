@@ -116,6 +116,8 @@ fn ensure_wasm_target() -> Result<()> {
 fn build_wasm() -> Result<()> {
     ensure_wasm_target()?;
     step("building the engine for WebAssembly");
+    // Small and fast to download: optimized for size, whole-program (only this wasm build; the
+    // workspace's release profile stays as it is).
     exec(cargo().args([
         "build",
         "--package",
@@ -124,6 +126,12 @@ fn build_wasm() -> Result<()> {
         "--release",
         "--target",
         WASM_TARGET,
+        "--config",
+        "profile.release.opt-level=\"s\"",
+        "--config",
+        "profile.release.lto=true",
+        "--config",
+        "profile.release.codegen-units=1",
     ]))?;
     let input = target_dir()
         .join(WASM_TARGET)
