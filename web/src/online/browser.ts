@@ -1,0 +1,63 @@
+/** The browser's parts for an online match: fetch, WebSocket, timers, storage, address bar. */
+import type { SocketLike } from './client';
+import { SeatStore } from './lobby';
+import type { OnlineEnv } from './match';
+
+/** The query parameter naming a room in the page's URL: `/?room=<id>`. */
+export const ROOM_PARAM = 'room';
+
+/** The room named in a page URL, if any. */
+export function roomFromUrl(href: string): string | null {
+  try {
+    const id = new URL(href).searchParams.get(ROOM_PARAM);
+    return id !== null && id.length > 0 ? id : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The URL to send a friend: this page's origin and path with the room, nothing else. */
+export function roomUrl(href: string, room: string): string {
+  const url = new URL(href);
+  const out = new URL(url.pathname, url.origin);
+  out.searchParams.set(ROOM_PARAM, room);
+  return out.toString();
+}
+
+function storage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+export function browserEnv(): OnlineEnv {
+  return {
+    http: async (method, path) => {
+      const res = await fetch(path, { method, headers: { accept: 'application/json' } });
+      let body: unknown = null;
+      try {
+        body = await res.json();
+      } catch {
+        body = null;
+      }
+      return { status: res.status, body };
+    },
+    socket: (room) => {
+      const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+      return new WebSocket(`${scheme}//${location.host}/ws/rooms/${encodeURIComponent(room)}`) as unknown as SocketLike;
+    },
+    timers: {
+      set: (fn, ms) => window.setTimeout(fn, ms),
+      clear: (h) => window.clearTimeout(h),
+    },
+    seats: new SeatStore(storage()),
+    setAddress: (room) => {
+      const url = new URL(location.href);
+      if (room === null) url.searchParams.delete(ROOM_PARAM);
+      else url.searchParams.set(ROOM_PARAM, room);
+      history.replaceState(history.state, '', url.toString());
+    },
+  };
+}

@@ -1,0 +1,250 @@
+import { describe, expect, it } from 'vitest';
+import type { View } from '../engine';
+import { backoffMs, PING_MS, RoomClient, SILENCE_MS } from './client';
+import { FakeSocket, FakeTimers } from './fakes';
+import { parseServerMessage } from './protocol';
+
+function setup(): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimers } {
+  const sockets: FakeSocket[] = [];
+  const timers = new FakeTimers();
+  const client = new RoomClient('tok', {
+    connect: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    timers,
+  });
+  return { client, sockets, timers };
+}
+
+const ARRANGING_ROOM = {
+  seat: 'host',
+  phase: 'arranging',
+  game: 1,
+  side: 'sente',
+  opponent: 'none',
+  you_ready: false,
+  opponent_ready: false,
+  rematch: { you: false, opponent: false },
+  cpu_offer: false,
+};
+
+/** Sente's view with a few pieces: own kinds known, the enemy's not. */
+const VIEW: View = {
+  side: 'sente',
+  to_move: 'sente',
+  plies_without_battle: 4,
+  status: { state: 'ongoing' },
+  pieces: {
+    b3: { side: 'sente', kind: 'tank' },
+    c3: { side: 'sente', kind: 'spy' },
+    a3: { side: 'sente', kind: 'major' },
+    b4: { side: 'gote' },
+    c4: { side: 'gote' },
+    a4: { side: 'gote' },
+  },
+  removed: { own: [], enemy_count: 0 },
+  history: [],
+};
+
+function playing(v = 10): { client: RoomClient; socket: FakeSocket; sockets: FakeSocket[]; timers: FakeTimers } {
+  const { client, sockets, timers } = setup();
+  const socket = sockets[0]!;
+  socket.open();
+  socket.receive({
+    t: 'sync',
+    v,
+    room: { ...ARRANGING_ROOM, phase: 'playing', opponent: 'connected', view: VIEW, legal: [['b3', 'b4'], ['c3', 'c4']] },
+  });
+  return { client, socket, sockets, timers };
+}
+
+describe('RoomClient', () => {
+  it('says hello with the token, then builds the room from sync', () => {
+    const { client, sockets } = setup();
+    expect(client.connection.kind).toBe('connecting');
+    const s = sockets[0]!;
+    s.open();
+    expect(s.sent).toEqual([{ t: 'hello', token: 'tok', since: 0 }]);
+    s.receive({ t: 'sync', v: 3, room: ARRANGING_ROOM });
+    expect(client.connection.kind).toBe('open');
+    expect(client.v).toBe(3);
+    expect(client.state?.phase).toBe('arranging');
+    expect(client.state?.side).toBe('sente');
+    expect(client.state?.opponent).toBe('none');
+  });
+
+  it('applies events in order, ignores repeats and asks for a sync on a gap', () => {
+    const { client, sockets } = setup();
+    const s = sockets[0]!;
+    s.open();
+    s.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    s.receive({ t: 'joined', v: 2 });
+    expect(client.state?.opponent).toBe('connected');
+    s.receive({ t: 'ready', v: 3, who: 'opponent', ready: true });
+    expect(client.state?.opponentReady).toBe(true);
+    s.receive({ t: 'ready', v: 3, who: 'opponent', ready: false });
+    expect(client.state?.opponentReady).toBe(true);
+    expect(client.v).toBe(3);
+    s.receive({ t: 'ready', v: 5, who: 'opponent', ready: false });
+    expect(client.v).toBe(3);
+    expect(client.state?.opponentReady).toBe(true);
+    expect(s.types().at(-1)).toBe('sync');
+  });
+
+  it('holds what it sent as the arrangement once the server confirms it, and drops it on withdrawal', () => {
+    const { client, sockets } = setup();
+    const s = sockets[0]!;
+    s.open();
+    s.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    const arr = { a1: 'general' };
+    expect(client.arrange(arr)).toBe(true);
+    expect(s.sent.at(-1)).toEqual({ t: 'arrange', setup: arr });
+    s.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    expect(client.state?.youReady).toBe(true);
+    expect(client.state?.held).toEqual(arr);
+    client.unarrange();
+    expect(s.sent.at(-1)).toEqual({ t: 'unarrange' });
+    s.receive({ t: 'ready', v: 3, who: 'you', ready: false });
+    expect(client.state?.held).toBeNull();
+  });
+
+  it('sends nothing while the socket is not open', () => {
+    const { client, sockets } = setup();
+    expect(client.resign()).toBe(false);
+    sockets[0]!.open();
+    expect(client.resign()).toBe(false); // hello sent, no answer yet
+    expect(sockets[0]!.types()).toEqual(['hello']);
+  });
+
+  it('reconnects with backoff after a drop and replays from its version', () => {
+    const { client, sockets, timers } = playing(10);
+    sockets[0]!.drop();
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500 });
+    timers.fire(500);
+    expect(sockets).toHaveLength(2);
+    // The second attempt fails before opening: the delay doubles.
+    sockets[1]!.drop();
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 2, retryMs: 1000 });
+    timers.fire(1000);
+    const s = sockets[2]!;
+    s.open();
+    expect(s.sent[0]).toEqual({ t: 'hello', token: 'tok', since: 10 });
+    s.receive({ t: 'welcome', v: 11, seat: 'host' });
+    expect(client.connection.kind).toBe('open');
+    s.receive({ t: 'moved', v: 11, ply: { side: 'sente', from: 'b3', to: 'b4', battle: null }, to_move: 'gote', status: { state: 'ongoing' } });
+    expect(client.v).toBe(11);
+    // After a success the backoff starts again from the beginning.
+    s.drop();
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500 });
+  });
+
+  it('backs off from 0.5 s up to 10 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7].map(backoffMs)).toEqual([500, 1000, 2000, 4000, 8000, 10000, 10000]);
+  });
+
+  it('treats a long silence as a dead connection, and pings to keep it alive', () => {
+    const { client, sockets, timers } = playing();
+    timers.fire(PING_MS);
+    expect(sockets[0]!.types().at(-1)).toBe('ping');
+    timers.fire(SILENCE_MS);
+    expect(sockets[0]!.closed).toBe(true);
+    expect(client.connection.kind).toBe('waiting');
+  });
+
+  it('moves pieces as the referee says: no battle, attacker wins, defender wins, both removed', () => {
+    const { client, socket } = playing(10);
+    socket.receive({ t: 'moved', v: 11, ply: { side: 'sente', from: 'b3', to: 'b4', battle: { square: 'b4', outcome: 'attacker' } }, to_move: 'gote', status: { state: 'ongoing' } });
+    let view = client.state!.view!;
+    expect(view.pieces['b4']).toEqual({ side: 'sente', kind: 'tank' });
+    expect(view.pieces['b3']).toBeUndefined();
+    expect(view.removed).toEqual({ own: [], enemy_count: 1 });
+    expect(view.plies_without_battle).toBe(0);
+    expect(client.state!.reports).toEqual([
+      { type: 'moved', mine: true, from: 'b3', to: 'b4' },
+      { type: 'battle', result: 'won', kind: 'tank', square: 'b4' },
+    ]);
+    expect(client.state!.legal).toEqual([]);
+    socket.receive({ t: 'moved', v: 12, ply: { side: 'gote', from: 'c4', to: 'c3', battle: { square: 'c3', outcome: 'defender' } }, to_move: 'sente', status: { state: 'ongoing' }, legal: [['a3', 'a4']] });
+    view = client.state!.view!;
+    expect(view.pieces['c4']).toBeUndefined();
+    expect(view.pieces['c3']).toEqual({ side: 'sente', kind: 'spy' });
+    expect(view.removed.enemy_count).toBe(2);
+    expect(client.state!.reports.at(-1)).toEqual({ type: 'battle', result: 'won', kind: 'spy', square: 'c3' });
+    expect(client.state!.legal).toEqual([['a3', 'a4']]);
+    socket.receive({ t: 'moved', v: 13, ply: { side: 'sente', from: 'a3', to: 'a4', battle: { square: 'a4', outcome: 'both' } }, to_move: 'gote', status: { state: 'ongoing' } });
+    view = client.state!.view!;
+    expect(view.pieces['a3']).toBeUndefined();
+    expect(view.pieces['a4']).toBeUndefined();
+    expect(view.removed).toEqual({ own: ['major'], enemy_count: 3 });
+    expect(view.history).toHaveLength(3);
+    socket.receive({ t: 'moved', v: 14, ply: { side: 'gote', from: 'x', to: 'c2', battle: null }, to_move: 'sente', status: { state: 'ongoing' } });
+    expect(client.state!.view!.plies_without_battle).toBe(1);
+  });
+
+  it('sends a move with its latest version, and resyncs after stale_version', () => {
+    const { client, socket } = playing(10);
+    expect(client.move('b3', 'b4')).toBe(true);
+    expect(socket.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 10 });
+    socket.receive({ t: 'error', code: 'stale_version', message: 'x', details: { v: 12 } });
+    expect(client.lastError).toEqual({ code: 'stale_version' });
+    expect(socket.types().at(-1)).toBe('sync');
+  });
+
+  it('stops for good on a refused token and on a closed room', () => {
+    const a = setup();
+    a.sockets[0]!.open();
+    a.sockets[0]!.receive({ t: 'error', code: 'bad_token', message: 'x' });
+    expect(a.client.connection.kind).toBe('stopped');
+    expect(a.timers.delays()).toEqual([]);
+    const b = playing(10);
+    b.socket.receive({ t: 'closed', v: 11, reason: 'expired' });
+    expect(b.client.state?.phase).toBe('closed');
+    expect(b.client.state?.closed).toBe('expired');
+    expect(b.client.connection.kind).toBe('stopped');
+    expect(b.timers.delays()).toEqual([]);
+  });
+
+  it('shows the CPU offer until the opponent comes back', () => {
+    const { client, socket } = playing();
+    socket.receive({ t: 'presence', opponent: 'away' });
+    expect(client.state?.opponent).toBe('away');
+    socket.receive({ t: 'cpu_offer' });
+    expect(client.state?.cpuOffer).toBe(true);
+    socket.receive({ t: 'presence', opponent: 'connected' });
+    expect(client.state?.cpuOffer).toBe(false);
+  });
+
+  it('ends with the revealed view and records rematch requests; a new arranging clears the game', () => {
+    const { client, socket } = playing(10);
+    const revealed = { ...VIEW, status: { state: 'won', winner: 'gote', reason: 'resignation' } };
+    socket.receive({ t: 'ended', v: 11, status: revealed.status, view: revealed });
+    expect(client.state?.phase).toBe('finished');
+    expect(client.state?.view?.status).toEqual(revealed.status);
+    socket.receive({ t: 'rematch', v: 12, who: 'opponent' });
+    expect(client.state?.rematch).toEqual({ you: false, opponent: true });
+    socket.receive({ t: 'arranging', v: 13, game: 2, side: 'gote' });
+    expect(client.state?.phase).toBe('arranging');
+    expect(client.state?.side).toBe('gote');
+    expect(client.state?.view).toBeNull();
+    expect(client.state?.rematch).toEqual({ you: false, opponent: false });
+  });
+
+  it('stops reconnecting once disposed', () => {
+    const { client, sockets, timers } = playing();
+    client.dispose();
+    expect(sockets[0]!.closed).toBe(true);
+    expect(timers.delays()).toEqual([]);
+  });
+});
+
+describe('parseServerMessage', () => {
+  it('keeps known messages and turns anything else into unknown', () => {
+    expect(parseServerMessage('{"t":"pong"}')).toEqual({ t: 'pong' });
+    expect(parseServerMessage('{"t":"moved"}').t).toBe('unknown');
+    expect(parseServerMessage('{"t":"teleport","v":1}').t).toBe('unknown');
+    expect(parseServerMessage('not json').t).toBe('unknown');
+    expect(parseServerMessage(new ArrayBuffer(2)).t).toBe('unknown');
+  });
+});

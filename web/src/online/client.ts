@@ -1,0 +1,458 @@
+/**
+ * One seat's connection to a room: the WebSocket with `hello`, automatic reconnection with
+ * backoff, gapless versions (replay after a reconnection, `sync` on any gap) and the room as this
+ * seat knows it, built from `sync` and updated by events. Holds no rule: plies come from the
+ * referee with their outcomes; the page only moves pieces the way the referee says.
+ *
+ * The socket and the timers are injected, so the state machine is tested with fakes.
+ */
+import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
+import { reportPly, type Report } from '../state/messages';
+import {
+  isEvent,
+  parseServerMessage,
+  type ClientMessage,
+  type CloseReason,
+  type Legal,
+  type Presence,
+  type RoomEvent,
+  type RoomPhase,
+  type RoomSync,
+  type Seat,
+  type ServerMessage,
+} from './protocol';
+
+/** The part of a WebSocket the client uses. */
+export interface SocketLike {
+  onopen: (() => void) | null;
+  onmessage: ((ev: { readonly data: unknown }) => void) | null;
+  onclose: (() => void) | null;
+  onerror: (() => void) | null;
+  send(text: string): void;
+  close(): void;
+}
+
+export interface Timers {
+  set(fn: () => void, ms: number): number;
+  clear(handle: number): void;
+}
+
+/** The room as this seat knows it. */
+export interface RoomState {
+  readonly seat: Seat;
+  readonly phase: RoomPhase;
+  readonly game: number;
+  readonly side: Side;
+  readonly opponent: Presence;
+  readonly youReady: boolean;
+  readonly opponentReady: boolean;
+  /** The arrangement the server holds for this seat (arranging, ready). */
+  readonly held: Arrangement | null;
+  readonly view: View | null;
+  readonly legal: Legal;
+  readonly rematch: { readonly you: boolean; readonly opponent: boolean };
+  readonly closed: CloseReason | null;
+  readonly cpuOffer: boolean;
+  /** What this player was told about the latest ply (empty after a sync). */
+  readonly reports: readonly Report[];
+}
+
+export type Connection =
+  | { readonly kind: 'connecting'; readonly attempt: number }
+  | { readonly kind: 'open' }
+  | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number }
+  /** No more reconnections: the room is closed, the token refused, or the client disposed. */
+  | { readonly kind: 'stopped' };
+
+/** Reconnection delays: 0.5 s doubling up to 10 s. */
+export function backoffMs(attempt: number): number {
+  return Math.min(10_000, 500 * 2 ** Math.max(0, attempt - 1));
+}
+
+/** How often a ping goes out, and how long the page waits for any frame before reconnecting. */
+export const PING_MS = 20_000;
+export const SILENCE_MS = 45_000;
+
+/** Errors that end the seat for good (the token holds no seat, the room is gone). */
+const FATAL = new Set(['bad_token', 'no_room', 'room_closed']);
+
+function ownPieces(view: View): Record<Square, KindId> {
+  const out: Record<Square, KindId> = {};
+  for (const [sq, p] of Object.entries(view.pieces)) {
+    if (p.side === view.side && p.kind !== undefined) out[sq] = p.kind;
+  }
+  return out;
+}
+
+/** The view after a ply whose outcome the referee told: pieces moved or removed as it says. */
+export function applyPly(view: View, ply: RoomEvent & { t: 'moved' }): View {
+  const pieces = { ...view.pieces };
+  const removedOwn = [...view.removed.own];
+  let enemyCount = view.removed.enemy_count;
+  const remove = (sq: Square): void => {
+    const p = pieces[sq];
+    if (p === undefined) return;
+    if (p.side === view.side && p.kind !== undefined) removedOwn.push(p.kind);
+    else if (p.side !== view.side) enemyCount += 1;
+    delete pieces[sq];
+  };
+  const { from, to, battle } = ply.ply;
+  const mover = pieces[from];
+  if (battle === null || battle.outcome === 'attacker') {
+    if (battle !== null) remove(to);
+    delete pieces[from];
+    if (mover !== undefined) pieces[to] = mover;
+  } else if (battle.outcome === 'defender') {
+    remove(from);
+  } else {
+    remove(from);
+    remove(to);
+  }
+  return {
+    ...view,
+    to_move: ply.to_move,
+    status: ply.status,
+    plies_without_battle: battle === null ? view.plies_without_battle + 1 : 0,
+    pieces,
+    removed: { ...view.removed, own: removedOwn, enemy_count: enemyCount },
+    history: [...view.history, ply.ply],
+  };
+}
+
+function fromSync(room: RoomSync): RoomState {
+  return {
+    seat: room.seat,
+    phase: room.phase,
+    game: room.game,
+    side: room.side,
+    opponent: room.opponent,
+    youReady: room.you_ready,
+    opponentReady: room.opponent_ready,
+    held: room.setup?.pieces ?? null,
+    view: room.view ?? null,
+    legal: room.legal ?? [],
+    rematch: room.rematch,
+    closed: room.closed ?? null,
+    cpuOffer: room.cpu_offer,
+    reports: [],
+  };
+}
+
+/** Applies one event in order (the version has been checked). */
+export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null): RoomState {
+  switch (e.t) {
+    case 'arranging':
+      return {
+        ...s,
+        phase: 'arranging',
+        game: e.game,
+        side: e.side,
+        youReady: false,
+        opponentReady: false,
+        held: null,
+        view: null,
+        legal: [],
+        rematch: { you: false, opponent: false },
+        reports: [],
+      };
+    case 'joined':
+      return { ...s, opponent: s.opponent === 'none' ? 'connected' : s.opponent };
+    case 'ready':
+      if (e.who === 'opponent') return { ...s, opponentReady: e.ready };
+      return { ...s, youReady: e.ready, held: e.ready ? sent ?? s.held : null };
+    case 'started':
+      return {
+        ...s,
+        phase: 'playing',
+        game: e.game,
+        side: e.side,
+        youReady: false,
+        opponentReady: false,
+        held: null,
+        view: e.view,
+        legal: e.legal ?? [],
+        reports: [],
+      };
+    case 'moved': {
+      if (s.view === null) return s;
+      const reports = reportPly(s.side, e.ply, ownPieces(s.view));
+      return { ...s, view: applyPly(s.view, e), legal: e.legal ?? [], reports };
+    }
+    case 'ended':
+      return { ...s, phase: 'finished', view: e.view, legal: [], cpuOffer: false };
+    case 'rematch':
+      return { ...s, rematch: { ...s.rematch, [e.who]: true } };
+    case 'closed':
+      return { ...s, phase: 'closed', closed: e.reason, legal: [], cpuOffer: false };
+  }
+}
+
+export interface ClientDeps {
+  /** Opens the room's WebSocket. */
+  readonly connect: () => SocketLike;
+  readonly timers: Timers;
+}
+
+export class RoomClient {
+  private socket: SocketLike | null = null;
+  private conn: Connection = { kind: 'connecting', attempt: 1 };
+  private attempt = 1;
+  private room: RoomState | null = null;
+  private version = 0;
+  private error: { readonly code: string } | null = null;
+  private sentArrangement: Arrangement | null = null;
+  private retryTimer: number | null = null;
+  private pingTimer: number | null = null;
+  private silenceTimer: number | null = null;
+  private readonly listeners = new Set<() => void>();
+  private disposed = false;
+
+  constructor(
+    private readonly token: string,
+    private readonly deps: ClientDeps,
+  ) {
+    this.open();
+  }
+
+  get state(): RoomState | null {
+    return this.room;
+  }
+
+  get connection(): Connection {
+    return this.conn;
+  }
+
+  /** The latest version applied. */
+  get v(): number {
+    return this.version;
+  }
+
+  /** The latest refused request, until the next change of the room. */
+  get lastError(): { readonly code: string } | null {
+    return this.error;
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- requests ------------------------------------------------------------------------------
+
+  /** "Confirm and wait": the server holds the arrangement until the game can start. */
+  arrange(arrangement: Arrangement): boolean {
+    this.sentArrangement = arrangement;
+    return this.send({ t: 'arrange', setup: arrangement });
+  }
+
+  /** "Re-arrange": withdraws the held arrangement. */
+  unarrange(): boolean {
+    return this.send({ t: 'unarrange' });
+  }
+
+  move(from: Square, to: Square): boolean {
+    return this.send({ t: 'move', move: { from, to }, v: this.version });
+  }
+
+  resign(): boolean {
+    return this.send({ t: 'resign' });
+  }
+
+  rematch(): boolean {
+    return this.send({ t: 'rematch' });
+  }
+
+  abandon(): boolean {
+    return this.send({ t: 'abandon' });
+  }
+
+  /** Reconnects at once (the browser came back online). */
+  reconnectNow(): void {
+    if (this.conn.kind !== 'waiting') return;
+    this.clearTimer('retry');
+    this.open();
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.stop();
+    this.listeners.clear();
+  }
+
+  // ---- the socket ----------------------------------------------------------------------------
+
+  private send(msg: ClientMessage): boolean {
+    if (this.conn.kind !== 'open' || this.socket === null) return false;
+    try {
+      this.socket.send(JSON.stringify(msg));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private open(): void {
+    if (this.disposed) return;
+    this.conn = { kind: 'connecting', attempt: this.attempt };
+    let socket: SocketLike;
+    try {
+      socket = this.deps.connect();
+    } catch {
+      this.lost();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      if (this.socket !== socket) return;
+      // `since` replays what this page missed; with no room yet it asks for a full sync.
+      socket.send(JSON.stringify({ t: 'hello', token: this.token, since: this.room === null ? 0 : this.version }));
+      this.armSilence();
+    };
+    socket.onmessage = (ev) => {
+      if (this.socket !== socket) return;
+      this.armSilence();
+      this.receive(parseServerMessage(ev.data));
+    };
+    socket.onclose = () => {
+      if (this.socket !== socket) return;
+      this.lost();
+    };
+    socket.onerror = () => {
+      // A close follows.
+    };
+    this.changed();
+  }
+
+  private lost(): void {
+    this.dropSocket();
+    if (this.disposed || this.conn.kind === 'stopped') return;
+    const retryMs = backoffMs(this.attempt);
+    this.conn = { kind: 'waiting', attempt: this.attempt, retryMs };
+    this.attempt += 1;
+    this.retryTimer = this.deps.timers.set(() => {
+      this.retryTimer = null;
+      this.open();
+    }, retryMs);
+    this.changed();
+  }
+
+  private stop(): void {
+    this.conn = { kind: 'stopped' };
+    this.clearTimer('retry');
+    this.dropSocket();
+  }
+
+  private dropSocket(): void {
+    this.clearTimer('ping');
+    this.clearTimer('silence');
+    const s = this.socket;
+    this.socket = null;
+    if (s !== null) {
+      s.onopen = null;
+      s.onmessage = null;
+      s.onclose = null;
+      s.onerror = null;
+      try {
+        s.close();
+      } catch {
+        // Already closed.
+      }
+    }
+  }
+
+  private clearTimer(which: 'retry' | 'ping' | 'silence'): void {
+    const key = `${which}Timer` as const;
+    const handle = this[key];
+    if (handle !== null) this.deps.timers.clear(handle);
+    this[key] = null;
+  }
+
+  /** Any frame proves the connection alive; a long silence means it is dead (a network change). */
+  private armSilence(): void {
+    this.clearTimer('silence');
+    this.silenceTimer = this.deps.timers.set(() => {
+      this.silenceTimer = null;
+      this.lost();
+    }, SILENCE_MS);
+  }
+
+  private armPing(): void {
+    this.clearTimer('ping');
+    this.pingTimer = this.deps.timers.set(() => {
+      this.pingTimer = null;
+      this.send({ t: 'ping' });
+      this.armPing();
+    }, PING_MS);
+  }
+
+  // ---- messages ------------------------------------------------------------------------------
+
+  private receive(m: ServerMessage): void {
+    if (isEvent(m)) {
+      this.event(m);
+      return;
+    }
+    switch (m.t) {
+      case 'welcome':
+        this.accepted();
+        // Events after `since` follow; none if the page is up to date.
+        break;
+      case 'sync':
+        this.accepted();
+        this.version = m.v;
+        this.room = fromSync(m.room);
+        this.error = null;
+        if (this.room.phase === 'closed') this.stop();
+        break;
+      case 'presence':
+        if (this.room !== null) {
+          const cpuOffer = m.opponent === 'connected' ? false : this.room.cpuOffer;
+          this.room = { ...this.room, opponent: m.opponent, cpuOffer };
+        }
+        break;
+      case 'cpu_offer':
+        if (this.room !== null) this.room = { ...this.room, cpuOffer: true };
+        break;
+      case 'pong':
+      case 'unknown':
+        return;
+      case 'error':
+        this.error = { code: m.code };
+        if (m.code === 'stale_version') this.send({ t: 'sync' });
+        if (FATAL.has(m.code)) this.stop();
+        break;
+    }
+    this.changed();
+  }
+
+  private accepted(): void {
+    if (this.conn.kind !== 'open') {
+      this.conn = { kind: 'open' };
+      this.attempt = 1;
+      this.armPing();
+    }
+  }
+
+  private event(e: RoomEvent): void {
+    if (e.v <= this.version) return; // already applied (a replay overlapping what we hold)
+    if (this.room === null || e.v !== this.version + 1) {
+      // A gap: something was missed. Ask for the whole room.
+      this.send({ t: 'sync' });
+      return;
+    }
+    this.version = e.v;
+    this.room = applyEvent(this.room, e, this.sentArrangement);
+    if (e.t !== 'ready') this.error = null;
+    if (e.t === 'closed') this.stop();
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
+
+/** Whether the latest ply's status ended the game (the `ended` event follows). */
+export function isOver(status: Status): boolean {
+  return status.state !== 'ongoing';
+}

@@ -1,0 +1,114 @@
+/**
+ * The room endpoints over HTTP (create, look, join) and the seat tokens kept in the browser.
+ * A token is a secret: it stays in `localStorage` and never goes into a URL.
+ */
+import { isRoomId, type Seat, type SeatAnswer } from './protocol';
+
+export interface HttpAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+/** `fetch` reduced to what the lobby needs (injected for tests). */
+export type Http = (method: 'GET' | 'POST', path: string) => Promise<HttpAnswer>;
+
+export type RoomLook = 'open' | 'full' | 'closed' | 'missing';
+
+export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string };
+
+function errorCode(body: unknown): string {
+  if (typeof body === 'object' && body !== null) {
+    const err = (body as { error?: { code?: unknown } }).error;
+    if (typeof err?.code === 'string') return err.code;
+  }
+  return 'internal';
+}
+
+function seatAnswer(body: unknown): SeatAnswer | null {
+  if (typeof body !== 'object' || body === null) return null;
+  const b = body as Record<string, unknown>;
+  const { room, seat, token } = b;
+  if (typeof room !== 'string' || !isRoomId(room) || typeof token !== 'string') return null;
+  if (seat !== 'host' && seat !== 'guest') return null;
+  return { room, seat, token };
+}
+
+async function call(http: Http, method: 'GET' | 'POST', path: string): Promise<HttpAnswer | null> {
+  try {
+    return await http(method, path);
+  } catch {
+    return null;
+  }
+}
+
+/** `POST /api/rooms`: a new room with this page in the host seat. */
+export async function createRoom(http: Http): Promise<Outcome<SeatAnswer>> {
+  const a = await call(http, 'POST', '/api/rooms');
+  if (a === null) return { ok: false, code: 'network' };
+  const seat = a.status === 201 || a.status === 200 ? seatAnswer(a.body) : null;
+  return seat === null ? { ok: false, code: errorCode(a.body) } : { ok: true, value: seat };
+}
+
+/** `GET /api/rooms/{id}`: whether the room can be joined. */
+export async function lookRoom(http: Http, id: string): Promise<Outcome<RoomLook>> {
+  if (!isRoomId(id)) return { ok: true, value: 'missing' };
+  const a = await call(http, 'GET', `/api/rooms/${id}`);
+  if (a === null) return { ok: false, code: 'network' };
+  if (a.status === 404) return { ok: true, value: 'missing' };
+  const state = (a.body as { state?: unknown } | null)?.state;
+  if (a.status === 200 && (state === 'open' || state === 'full' || state === 'closed')) return { ok: true, value: state };
+  return { ok: false, code: errorCode(a.body) };
+}
+
+/** `POST /api/rooms/{id}/join`: the guest seat. `room_full` tells a third visitor. */
+export async function joinRoom(http: Http, id: string): Promise<Outcome<SeatAnswer>> {
+  const a = await call(http, 'POST', `/api/rooms/${id}/join`);
+  if (a === null) return { ok: false, code: 'network' };
+  const seat = a.status === 200 ? seatAnswer(a.body) : null;
+  return seat === null ? { ok: false, code: errorCode(a.body) } : { ok: true, value: seat };
+}
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem?(key: string): void;
+}
+
+/** Seat tokens per room, in `localStorage["gunjin.room.<id>"]`. */
+export class SeatStore {
+  constructor(private readonly storage: KeyValueStorage | undefined) {}
+
+  private key(room: string): string {
+    return `gunjin.room.${room}`;
+  }
+
+  load(room: string): { readonly seat: Seat; readonly token: string } | null {
+    try {
+      const text = this.storage?.getItem(this.key(room));
+      if (text === null || text === undefined) return null;
+      const v = JSON.parse(text) as { seat?: unknown; token?: unknown };
+      if ((v.seat === 'host' || v.seat === 'guest') && typeof v.token === 'string') return { seat: v.seat, token: v.token };
+      return null;
+    } catch {
+      return null;
+    }
+  }
+
+  save(answer: SeatAnswer): void {
+    try {
+      this.storage?.setItem(this.key(answer.room), JSON.stringify({ seat: answer.seat, token: answer.token }));
+    } catch {
+      // Without storage a refresh loses the seat; the game still works in this tab.
+    }
+  }
+
+  forget(room: string): void {
+    try {
+      const s = this.storage;
+      if (s?.removeItem !== undefined) s.removeItem(this.key(room));
+      else s?.setItem(this.key(room), '');
+    } catch {
+      // Nothing to do.
+    }
+  }
+}

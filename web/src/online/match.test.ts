@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage, testEngine } from '../test-engine';
+import { boardState } from '../state/board-state';
+import { ArrangementStore } from '../state/setup';
+import { FakeSocket, FakeTimers } from './fakes';
+import type { HttpAnswer } from './lobby';
+import { SeatStore } from './lobby';
+import { OnlineMatch, type OnlineEnv } from './match';
+
+const ROOM = 'AAAAAAAAAAAAAAAAAAAAAA';
+const TOKEN = 't'.repeat(43);
+
+interface Harness {
+  env: OnlineEnv;
+  sockets: FakeSocket[];
+  requests: string[];
+  address: (string | null)[];
+  storage: MemoryStorage;
+  answers: Map<string, HttpAnswer>;
+}
+
+function harness(storage = new MemoryStorage()): Harness {
+  const sockets: FakeSocket[] = [];
+  const requests: string[] = [];
+  const address: (string | null)[] = [];
+  const answers = new Map<string, HttpAnswer>([
+    ['POST /api/rooms', { status: 201, body: { room: ROOM, seat: 'host', token: TOKEN } }],
+    [`GET /api/rooms/${ROOM}`, { status: 200, body: { room: ROOM, state: 'open' } }],
+    [`POST /api/rooms/${ROOM}/join`, { status: 200, body: { room: ROOM, seat: 'guest', token: TOKEN } }],
+  ]);
+  const env: OnlineEnv = {
+    http: (method, path) => {
+      requests.push(`${method} ${path}`);
+      const a = answers.get(`${method} ${path}`);
+      return a === undefined ? Promise.reject(new Error('offline')) : Promise.resolve(a);
+    },
+    socket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    timers: new FakeTimers(),
+    seats: new SeatStore(storage),
+    setAddress: (room) => address.push(room),
+  };
+  return { env, sockets, requests, address, storage, answers };
+}
+
+function newMatch(h: Harness, room: string | null): OnlineMatch {
+  let seed = 7;
+  return new OnlineMatch(testEngine(), new ArrangementStore(h.storage), () => seed++, h.env, room);
+}
+
+const flush = (): Promise<void> => new Promise((ok) => setTimeout(ok, 0));
+
+const ROOM_SYNC = {
+  seat: 'host',
+  phase: 'arranging',
+  game: 1,
+  side: 'sente',
+  opponent: 'none',
+  you_ready: false,
+  opponent_ready: false,
+  rematch: { you: false, opponent: false },
+  cpu_offer: false,
+};
+
+describe('OnlineMatch', () => {
+  it('creates a room, keeps the token, shows the room in the address, and arranges at once', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    expect(m.stage.kind).toBe('creating');
+    await flush();
+    expect(m.stage.kind).toBe('seated');
+    expect(m.room).toBe(ROOM);
+    expect(h.address).toEqual([ROOM]);
+    expect(JSON.parse(h.storage.getItem(`gunjin.room.${ROOM}`) ?? '{}')).toEqual({ seat: 'host', token: TOKEN });
+    const s = h.sockets[0]!;
+    s.open();
+    expect(s.sent[0]).toEqual({ t: 'hello', token: TOKEN, since: 0 });
+    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    expect(m.phase.kind).toBe('setup');
+    expect(m.viewer).toBe('sente');
+    m.dispose();
+  });
+
+  it('confirm and wait: sends the arrangement, shows it held, and re-arranging withdraws it', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('not arranging');
+    const arrangement = p.setup.arrangement;
+    expect(m.confirmSetup()).toBe(true);
+    expect(s.sent.at(-1)).toEqual({ t: 'arrange', setup: arrangement });
+    expect(m.waiting).toBe(true);
+    expect(m.phase.kind).toBe('moved');
+    s.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    expect(m.waiting).toBe(true);
+    // The board shows the held arrangement, face up for its owner only.
+    const board = boardState(m, (k) => k);
+    expect(board.pieces).toHaveLength(Object.keys(arrangement).length);
+    expect(board.pieces.every((pc) => pc.side === 'sente' && pc.kind !== undefined)).toBe(true);
+    expect(m.unarrange()).toBe(true);
+    expect(s.sent.at(-1)).toEqual({ t: 'unarrange' });
+    s.receive({ t: 'ready', v: 3, who: 'you', ready: false });
+    expect(m.phase.kind).toBe('setup');
+    m.dispose();
+  });
+
+  it('plays from the legal list: select, destinations, move sent; the confirmation is the moved event', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    const view = {
+      side: 'sente',
+      to_move: 'sente',
+      plies_without_battle: 0,
+      status: { state: 'ongoing' },
+      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' }, a3: { side: 'sente', kind: 'spy' } },
+      removed: { own: [], enemy_count: 0 },
+      history: [],
+    };
+    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']] } });
+    expect(m.phase.kind).toBe('turn');
+    expect(m.legalMoves()).toEqual([['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']]);
+    expect(m.press('b3')).toEqual({ type: 'selected', square: 'b3', destinations: { moves: ['c3'], attacks: ['b4'] } });
+    expect(m.press('b4')).toEqual({ type: 'deselected' });
+    expect(s.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 5 });
+    expect(m.phase.kind).toBe('moved');
+    expect(m.press('a3')).toEqual({ type: 'ignored' });
+    s.receive({ t: 'moved', v: 6, ply: { side: 'sente', from: 'b3', to: 'b4', battle: { square: 'b4', outcome: 'defender' } }, to_move: 'gote', status: { state: 'ongoing' } });
+    expect(m.phase.kind).toBe('moved');
+    expect(m.takeAnnouncements()).toEqual([[
+      { type: 'moved', mine: true, from: 'b3', to: 'b4' },
+      { type: 'battle', result: 'lost', kind: 'tank', square: 'b4' },
+    ]]);
+    expect(m.takeAnnouncements()).toEqual([]);
+    expect(m.view('sente')?.removed.own).toEqual(['tank']);
+    expect(m.view('gote')).toBeNull();
+    m.dispose();
+  });
+
+  it('a visitor looks, joins and takes the guest seat', async () => {
+    const h = harness();
+    const m = newMatch(h, ROOM);
+    expect(m.stage.kind).toBe('looking');
+    await flush();
+    expect(m.stage).toEqual({ kind: 'invited', look: 'open' });
+    expect(h.sockets).toHaveLength(0);
+    m.join();
+    await flush();
+    expect(m.stage.kind).toBe('seated');
+    expect(h.requests).toEqual([`GET /api/rooms/${ROOM}`, `POST /api/rooms/${ROOM}/join`]);
+    expect(h.sockets).toHaveLength(1);
+    m.dispose();
+  });
+
+  it('tells a third visitor that the room is full', async () => {
+    const h = harness();
+    h.answers.set(`GET /api/rooms/${ROOM}`, { status: 200, body: { room: ROOM, state: 'full' } });
+    const m = newMatch(h, ROOM);
+    await flush();
+    expect(m.stage).toEqual({ kind: 'invited', look: 'full' });
+    m.join();
+    expect(h.requests).toHaveLength(1);
+    m.dispose();
+    // A join that loses the race to another visitor says the same.
+    const h2 = harness();
+    h2.answers.set(`POST /api/rooms/${ROOM}/join`, { status: 409, body: { error: { code: 'room_full', message: '' } } });
+    const m2 = newMatch(h2, ROOM);
+    await flush();
+    m2.join();
+    await flush();
+    expect(m2.stage).toEqual({ kind: 'invited', look: 'full' });
+    m2.dispose();
+  });
+
+  it('comes back to its seat after a refresh: the token from storage, no join', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    expect(m.stage.kind).toBe('seated');
+    expect(h.requests).toEqual([]);
+    h.sockets[0]!.open();
+    expect(h.sockets[0]!.sent[0]).toEqual({ t: 'hello', token: TOKEN, since: 0 });
+    m.dispose();
+  });
+
+  it('forgets a token the server no longer knows', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ t: 'error', code: 'no_room', message: '' });
+    expect(m.connection?.kind).toBe('stopped');
+    expect(new SeatStore(storage).load(ROOM)).toBeNull();
+    m.dispose();
+  });
+
+  it('reports a failed creation and retries it', async () => {
+    const h = harness();
+    const ok = h.answers.get('POST /api/rooms')!;
+    h.answers.delete('POST /api/rooms');
+    const m = newMatch(h, null);
+    await flush();
+    expect(m.stage).toEqual({ kind: 'failed', code: 'network', retry: 'create' });
+    h.answers.set('POST /api/rooms', ok);
+    m.retry();
+    await flush();
+    expect(m.stage.kind).toBe('seated');
+    m.dispose();
+  });
+});

@@ -1,0 +1,401 @@
+/**
+ * A game against a friend through the server: the `Match` the page draws, fed by the room's
+ * client. No curtains (each player has their own screen); the board shows only this player's
+ * view, which is all the server sends. Arranging reuses `SetupState`; every rule stays with the
+ * engine (arranging) and the referee (playing).
+ */
+import type { Arrangement, Destinations, Engine, Side, Square, Status, View } from '../engine';
+import type { Phase, TurnEvent, Match } from '../state/match';
+import type { Report } from '../state/messages';
+import { SetupState, type ArrangementStore } from '../state/setup';
+import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
+import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
+import type { SeatAnswer } from './protocol';
+
+/** What an online match needs from the browser (fakes in tests). */
+export interface OnlineEnv {
+  readonly http: Http;
+  /** Opens `/ws/rooms/{id}`. */
+  readonly socket: (room: string) => SocketLike;
+  readonly timers: Timers;
+  readonly seats: SeatStore;
+  /** Shows the room in the address bar (so a refresh comes back), or removes it (null). */
+  readonly setAddress: (room: string | null) => void;
+}
+
+/** Where the online match is, before and around the room's own phases. */
+export type Stage =
+  | { readonly kind: 'creating' }
+  | { readonly kind: 'looking' }
+  /** A visitor with no seat here: `open` offers "Join"; the others explain why not. */
+  | { readonly kind: 'invited'; readonly look: RoomLook }
+  | { readonly kind: 'joining' }
+  | { readonly kind: 'seated' }
+  | { readonly kind: 'failed'; readonly code: string; readonly retry: 'create' | 'look' | 'join' };
+
+function waitingView(side: Side, arrangement: Arrangement): View {
+  const pieces: Record<Square, { side: Side; kind: string }> = {};
+  for (const [sq, kind] of Object.entries(arrangement)) pieces[sq] = { side, kind };
+  return {
+    side,
+    to_move: 'sente',
+    plies_without_battle: 0,
+    status: { state: 'ongoing' },
+    pieces,
+    removed: { own: [], enemy_count: 0 },
+    history: [],
+  };
+}
+
+export class OnlineMatch implements Match {
+  private stageNow: Stage;
+  private roomId: string | null;
+  private client: RoomClient | null = null;
+  private offClient: () => void = () => {};
+  private setup: SetupState | null = null;
+  private setupGame = 0;
+  /** An `arrange` went out and its `ready` has not come back yet. */
+  private arrangeSent: Arrangement | null = null;
+  private movePending = false;
+  private selection: { square: Square; destinations: Destinations } | null = null;
+  private lastReports: readonly Report[] = [];
+  private readonly announcements: Report[][] = [];
+  private readonly listeners = new Set<() => void>();
+  private disposed = false;
+
+  /**
+   * `room` null: creates a new room (this page takes the host seat). Otherwise opens that room:
+   * with a seat token kept in this browser it reconnects to the seat; without one it looks
+   * whether the room can be joined.
+   */
+  constructor(
+    private readonly engine: Engine,
+    private readonly store: ArrangementStore,
+    private readonly nextSeed: () => number,
+    private readonly env: OnlineEnv,
+    room: string | null,
+  ) {
+    this.roomId = room;
+    if (room === null) {
+      this.stageNow = { kind: 'creating' };
+      void this.create();
+    } else {
+      const seat = env.seats.load(room);
+      if (seat !== null) {
+        this.stageNow = { kind: 'seated' };
+        this.seat(seat.token);
+      } else {
+        this.stageNow = { kind: 'looking' };
+        void this.look();
+      }
+    }
+  }
+
+  // ---- online facts for the page -------------------------------------------------------------
+
+  get stage(): Stage {
+    return this.stageNow;
+  }
+
+  get room(): string | null {
+    return this.roomId;
+  }
+
+  get state(): RoomState | null {
+    return this.client?.state ?? null;
+  }
+
+  get connection(): Connection | null {
+    return this.client?.connection ?? null;
+  }
+
+  get lastError(): { readonly code: string } | null {
+    return this.client?.lastError ?? null;
+  }
+
+  /** The held arrangement is on its way or held by the server: waiting for the game to start. */
+  get waiting(): boolean {
+    const s = this.state;
+    return s !== null && s.phase === 'arranging' && (s.youReady || this.arrangeSent !== null);
+  }
+
+  /** Reports of plies not yet announced, oldest first (the page reads them out once). */
+  takeAnnouncements(): Report[][] {
+    return this.announcements.splice(0);
+  }
+
+  /** "Re-arrange" while waiting: withdraws the held arrangement. */
+  unarrange(): boolean {
+    if (!this.waiting) return false;
+    if (!(this.client?.unarrange() ?? false)) return false;
+    this.arrangeSent = null;
+    this.changed();
+    return true;
+  }
+
+  /** "Join" on the invitation. */
+  join(): void {
+    if (this.stageNow.kind !== 'invited' || this.stageNow.look !== 'open') return;
+    void this.doJoin();
+  }
+
+  /** Tries the failed step again. */
+  retry(): void {
+    const s = this.stageNow;
+    if (s.kind !== 'failed') return;
+    if (s.retry === 'create') void this.create();
+    else if (s.retry === 'look') void this.look();
+    else void this.doJoin();
+  }
+
+  /** "New game against the CPU (ends this game)": closes the room for both. */
+  abandon(): boolean {
+    return this.client?.abandon() ?? false;
+  }
+
+  /** Reconnects at once (the browser says it is online again). */
+  reconnectNow(): void {
+    this.client?.reconnectNow();
+  }
+
+  // ---- Match ---------------------------------------------------------------------------------
+
+  get phase(): Phase {
+    const s = this.state;
+    if (s === null) return { kind: 'moved', side: 'sente' };
+    switch (s.phase) {
+      case 'arranging': {
+        const setup = this.setupFor(s);
+        if (this.waiting) return { kind: 'moved', side: s.side };
+        return { kind: 'setup', side: s.side, setup };
+      }
+      case 'playing': {
+        const view = s.view;
+        const myTurn = view !== null && view.to_move === s.side && s.legal.length > 0 && !this.movePending;
+        return { kind: myTurn ? 'turn' : 'moved', side: s.side };
+      }
+      case 'finished':
+        return { kind: 'over', side: s.side, status: s.view?.status ?? { state: 'ongoing' } };
+      case 'closed':
+        return { kind: 'moved', side: s.side };
+    }
+  }
+
+  get viewer(): Side | null {
+    return this.state?.side ?? null;
+  }
+
+  get selected(): { readonly square: Square; readonly destinations: Destinations } | null {
+    return this.phase.kind === 'turn' ? this.selection : null;
+  }
+
+  get reports(): readonly Report[] {
+    const s = this.state;
+    return s !== null && (s.phase === 'playing' || s.phase === 'finished') ? s.reports : [];
+  }
+
+  /** This player's held arrangement; never the opponent's (the server does not send it). */
+  arrangement(side: Side): Arrangement | undefined {
+    const s = this.state;
+    if (s === null || side !== s.side) return undefined;
+    return s.held ?? this.arrangeSent ?? undefined;
+  }
+
+  view(side: Side): View | null {
+    const s = this.state;
+    if (s === null || side !== s.side) return null;
+    if (s.view !== null) return s.view;
+    const held = this.arrangement(side);
+    return s.phase === 'arranging' && this.waiting && held !== undefined ? waitingView(s.side, held) : null;
+  }
+
+  legalMoves(): [Square, Square][] {
+    const s = this.state;
+    if (s === null || this.phase.kind !== 'turn') return [];
+    return s.legal.map(([a, b]) => [a, b]);
+  }
+
+  reveal(): void {
+    // No curtain online.
+  }
+
+  loadPrevious(): boolean {
+    const p = this.phase;
+    if (p.kind !== 'setup') return false;
+    const saved = this.store.load(p.side);
+    return saved !== null && p.setup.load(saved);
+  }
+
+  /** "Confirm and wait": sends the arrangement; the server holds it until the game can start. */
+  confirmSetup(): boolean {
+    const p = this.phase;
+    if (p.kind !== 'setup' || this.client === null) return false;
+    const arrangement = p.setup.arrangement;
+    if (this.engine.validate(p.side, arrangement).length > 0) return false;
+    if (!this.client.arrange(arrangement)) return false;
+    this.store.save(p.side, arrangement);
+    this.arrangeSent = arrangement;
+    this.changed();
+    return true;
+  }
+
+  press(square: Square): TurnEvent {
+    const s = this.state;
+    if (s === null || s.view === null || this.phase.kind !== 'turn') return { type: 'ignored' };
+    const sel = this.selection;
+    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
+      this.selection = null;
+      if (this.client?.move(sel.square, square) ?? false) this.movePending = true;
+      return { type: 'deselected' };
+    }
+    const piece = s.view.pieces[square];
+    if (piece !== undefined && piece.side === s.side && sel?.square !== square) {
+      const moves: Square[] = [];
+      const attacks: Square[] = [];
+      for (const [from, to] of s.legal) {
+        if (from !== square) continue;
+        const there = s.view.pieces[to];
+        if (there === undefined) moves.push(to);
+        else if (there.side !== s.side) attacks.push(to);
+      }
+      const destinations = { moves, attacks };
+      this.selection = { square, destinations };
+      return { type: 'selected', square, destinations };
+    }
+    if (sel === null) return { type: 'ignored' };
+    this.selection = null;
+    return { type: 'deselected' };
+  }
+
+  handOver(): void {
+    // Nothing to hand over: the friend has their own screen.
+  }
+
+  /** Resigns; the result comes back from the server (`ended`), so nothing is known yet. */
+  resign(): Status | null {
+    const s = this.state;
+    if (s === null || s.phase !== 'playing') return null;
+    this.client?.resign();
+    return null;
+  }
+
+  /** "Swap sides and play again": asks for a rematch; it starts when the friend asks too. */
+  restart(): void {
+    const s = this.state;
+    if (s === null || s.phase !== 'finished' || s.rematch.you) return;
+    this.client?.rematch();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.offClient();
+    this.client?.dispose();
+    this.client = null;
+    this.listeners.clear();
+  }
+
+  // ---- inside --------------------------------------------------------------------------------
+
+  private setupFor(s: RoomState): SetupState {
+    if (this.setup === null || this.setupGame !== s.game || this.setup.side !== s.side) {
+      this.setup = new SetupState(this.engine, s.side, this.nextSeed());
+      this.setupGame = s.game;
+      if (s.held !== null) this.setup.load(s.held);
+    }
+    return this.setup;
+  }
+
+  private async create(): Promise<void> {
+    this.stageNow = { kind: 'creating' };
+    this.changed();
+    const answer = await createRoom(this.env.http);
+    if (this.disposed) return;
+    if (!answer.ok) {
+      this.stageNow = { kind: 'failed', code: answer.code, retry: 'create' };
+      this.changed();
+      return;
+    }
+    this.took(answer.value);
+  }
+
+  private async look(): Promise<void> {
+    const room = this.roomId;
+    if (room === null) return;
+    this.stageNow = { kind: 'looking' };
+    this.changed();
+    const answer = await lookRoom(this.env.http, room);
+    if (this.disposed) return;
+    this.stageNow = answer.ok ? { kind: 'invited', look: answer.value } : { kind: 'failed', code: answer.code, retry: 'look' };
+    this.changed();
+  }
+
+  private async doJoin(): Promise<void> {
+    const room = this.roomId;
+    if (room === null) return;
+    this.stageNow = { kind: 'joining' };
+    this.changed();
+    const answer = await joinRoom(this.env.http, room);
+    if (this.disposed) return;
+    if (answer.ok) {
+      this.took(answer.value);
+      return;
+    }
+    const code = answer.code;
+    if (code === 'room_full') this.stageNow = { kind: 'invited', look: 'full' };
+    else if (code === 'room_closed') this.stageNow = { kind: 'invited', look: 'closed' };
+    else if (code === 'no_room') this.stageNow = { kind: 'invited', look: 'missing' };
+    else this.stageNow = { kind: 'failed', code, retry: 'join' };
+    this.changed();
+  }
+
+  /** A seat was given: keep its token first (it cannot be asked for again), then connect. */
+  private took(answer: SeatAnswer): void {
+    this.env.seats.save(answer);
+    this.roomId = answer.room;
+    this.env.setAddress(answer.room);
+    this.stageNow = { kind: 'seated' };
+    this.seat(answer.token);
+    this.changed();
+  }
+
+  private seat(token: string): void {
+    const room = this.roomId;
+    if (room === null) return;
+    const deps: ClientDeps = { connect: () => this.env.socket(room), timers: this.env.timers };
+    const client = new RoomClient(token, deps);
+    this.client = client;
+    this.offClient = client.onChange(() => this.fromClient());
+  }
+
+  private fromClient(): void {
+    const c = this.client;
+    if (c === null) return;
+    const s = c.state;
+    this.movePending = false;
+    if (s !== null) {
+      if (s.youReady || c.lastError !== null || s.phase !== 'arranging' || c.connection.kind !== 'open') {
+        this.arrangeSent = null;
+      }
+      if (s.reports !== this.lastReports) {
+        this.lastReports = s.reports;
+        if (s.reports.length > 0) this.announcements.push([...s.reports]);
+      }
+      if (s.view === null || s.phase !== 'playing') this.selection = null;
+    }
+    const err = c.lastError?.code;
+    if (err === 'bad_token' || err === 'no_room') {
+      // The seat is gone (the room expired): forget the token.
+      if (this.roomId !== null) this.env.seats.forget(this.roomId);
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+}
