@@ -45,7 +45,7 @@ impl Level {
     fn plan(self) -> Plan {
         match self {
             Level::Beginner => Plan {
-                worlds: 2,
+                worlds: 3,
                 min_worlds: 1,
                 depth: 1,
                 deep_top: 0,
@@ -53,16 +53,10 @@ impl Level {
                 first_pass_share: 1.0,
                 default_nodes: 20_000,
                 time_share: 0.2,
-                temperature: Some(120.0),
-                blunder: 0.08,
-                weights: Weights {
-                    officer_advance: 10,
-                    piece_advance: 2,
-                    hq_threat: 300,
-                    hq_empty: 60,
-                    hq_near: 0,
-                    hq_pressure: 20,
-                },
+                temperature: Some(60.0),
+                blunder: 0.03,
+                probe_bonus: 0,
+                weights: BASE_WEIGHTS,
             },
             Level::Intermediate => Plan {
                 worlds: 6,
@@ -75,6 +69,7 @@ impl Level {
                 time_share: 0.4,
                 temperature: None,
                 blunder: 0.0,
+                probe_bonus: 0,
                 weights: FULL_WEIGHTS,
             },
             Level::Advanced => Plan {
@@ -88,6 +83,7 @@ impl Level {
                 time_share: 0.4,
                 temperature: None,
                 blunder: 0.0,
+                probe_bonus: 30,
                 weights: FULL_WEIGHTS,
             },
         }
@@ -122,6 +118,9 @@ pub(crate) struct Plan {
     temperature: Option<f64>,
     /// Chance of a random legal move.
     blunder: f64,
+    /// Worth of probing an unknown piece with a cheap one (and cost of revealing a high
+    /// officer), added at the root.
+    probe_bonus: i32,
     weights: Weights,
 }
 
@@ -137,6 +136,7 @@ pub(crate) const GREEDY: Plan = Plan {
     time_share: 0.4,
     temperature: None,
     blunder: 0.0,
+    probe_bonus: 0,
     weights: BASE_WEIGHTS,
 };
 
@@ -353,15 +353,6 @@ pub(crate) fn decide(
             }
         }
         // Enough worlds searched deeply to trust: the deep values decide among the top moves.
-        if std::env::var_os("GUNJIN_AI_TRACE").is_some() {
-            eprintln!(
-                "worlds {} deep {} nodes {} spent {:.2}",
-                worlds.len(),
-                done,
-                search.nodes,
-                search.spent()
-            );
-        }
         if done * 2 >= worlds.len().min(8) && done > 0 {
             let mut deep_scores = vec![f64::NEG_INFINITY; moves.len()];
             for (&i, &t) in order.iter().zip(&deep_total) {
@@ -370,7 +361,34 @@ pub(crate) fn decide(
             scores = deep_scores;
         }
     }
+    if plan.probe_bonus != 0 {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            *score += f64::from(information_bonus(
+                view,
+                &setting.belief,
+                *mv,
+                plan.probe_bonus,
+            ));
+        }
+    }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// What a battle teaches and gives away: probing an unknown piece with a cheap one is worth a
+/// little; showing a high officer's strength in a battle costs a little.
+fn information_bonus(view: &PlayerView, belief: &Belief, mv: Move, unit: i32) -> i32 {
+    let (Some(att), Some(target)) = (view.own_at(mv.from), belief.kinds_at(mv.to)) else {
+        return 0;
+    };
+    if mv.to.is_hq() {
+        return 0;
+    }
+    let unknown = target.len() >= 4;
+    match att {
+        Kind::General | Kind::LieutenantGeneral | Kind::MajorGeneral if target.len() >= 2 => -unit,
+        _ if unknown && crate::search::value(att, true) <= 240 => unit,
+        _ => 0,
+    }
 }
 
 fn pick(moves: &[Move], scores: &[f64], temperature: Option<f64>, rng: &mut SmallRng) -> Move {

@@ -108,7 +108,7 @@ pub(crate) const FULL_WEIGHTS: Weights = Weights {
     piece_advance: 3,
     hq_threat: 600,
     hq_empty: 120,
-    hq_near: 45,
+    hq_near: 0,
     hq_pressure: 60,
 };
 
@@ -182,7 +182,10 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
         }
     }
     let me = side.index();
-    score[me] - score[1 - me]
+    // The no-battle draw comes closer with every quiet ply: an advantage shrinks with it, so the
+    // side ahead seeks battles and the side behind does not.
+    let raw = score[me] - score[1 - me];
+    raw * (130 - i32::from(pos.plies_without_battle().min(100))) / 130
 }
 
 /// A search in one world with a shared node and time budget.

@@ -133,22 +133,31 @@ fn every_kept_kind_has_a_witness_world() {
     }
 }
 
-/// Sente's deployment with the pieces on the named squares set as given (by swaps).
+/// A deployment with the pieces on the named squares set as given (by swaps from an automatic
+/// one; the first seed from `seed` on where every swap is legal).
 fn arranged(side: Side, seed: u64, wants: &[(&str, Kind)]) -> Deployment {
+    (seed..seed + 200)
+        .find_map(|s| try_arranged(side, s, wants))
+        .expect("some seed allows the arrangement")
+}
+
+fn try_arranged(side: Side, seed: u64, wants: &[(&str, Kind)]) -> Option<Deployment> {
     let mut dep = Deployment::auto(side, seed);
     for &(name, kind) in wants {
         let target = sq(name);
+        if dep.kind_at(target) == Some(kind) {
+            continue;
+        }
         let from = dep
             .pieces()
             .find(|&(s, k)| k == kind && !wants.iter().any(|&(n, _)| sq(n) == s))
-            .map(|(s, _)| s);
-        if let Some(from) = from
-            && dep.kind_at(target) != Some(kind)
-        {
-            dep = dep.swapped(from, target).expect("legal swap");
-        }
+            .map(|(s, _)| s)?;
+        dep = dep.swapped(from, target).ok()?;
     }
-    dep
+    wants
+        .iter()
+        .all(|&(n, k)| dep.kind_at(sq(n)) == Some(k))
+        .then_some(dep)
 }
 
 fn play(game: &mut Game, from: &str, to: &str) {
@@ -220,4 +229,45 @@ fn untouched_pieces_keep_the_setup_rules() {
         }
         assert_eq!(p.kinds, expected, "{}", p.initial);
     }
+}
+
+#[test]
+fn a_flag_fights_with_the_piece_behind_it() {
+    let sente = arranged(Side::Sente, 3, &[("c3", Kind::Plane)]);
+    let gote = arranged(Side::Gote, 4, &[("c7", Kind::Flag), ("cd8", Kind::General)]);
+    let mut game = Game::new(Ruleset::STANDARD, BySide { sente, gote }).expect("game");
+    play(&mut game, "c3", "c7"); // the plane lands on the flag; the general behind wins for it
+    assert_eq!(
+        game.history()[0].battle.map(|b| b.outcome),
+        Some(gunjin::Outcome::Defender)
+    );
+    let belief = Belief::of_enemy(&game.view(Side::Sente));
+    let c7 = belief.kinds_at(sq("c7")).expect("c7");
+    // Beats a plane when defending: the three highest officers, or the flag with one of them
+    // behind it. Not a mine (a plane clears mines), not another plane (both would fall).
+    let expected = KindSet::of(&[
+        Kind::General,
+        Kind::LieutenantGeneral,
+        Kind::MajorGeneral,
+        Kind::Flag,
+    ]);
+    assert_eq!(c7, expected);
+    // Nothing is known of the headquarters yet: c7 may be an officer itself.
+    assert_eq!(
+        belief.kinds_at(sq("cd8")),
+        Some(KindSet::ALL.without(Kind::Flag))
+    );
+    // But if c7 is the flag, the piece behind it must have beaten the plane.
+    let if_flag = belief.assume(sq("c7"), Kind::Flag).expect("possible");
+    assert_eq!(
+        if_flag.kinds_at(sq("cd8")),
+        Some(KindSet::of(&[
+            Kind::General,
+            Kind::LieutenantGeneral,
+            Kind::MajorGeneral
+        ]))
+    );
+    // And if the headquarters holds a mine, c7 cannot be the flag (a plane beats a mine).
+    let if_mine = belief.assume(sq("cd8"), Kind::Mine).expect("possible");
+    assert!(!if_mine.kinds_at(sq("c7")).expect("c7").contains(Kind::Flag));
 }
