@@ -13,7 +13,8 @@
 //!
 //! Options: `--rooms N` (default 500), `--secs S` measuring window after ramp-up (20),
 //! `--think-ms T` mean pause before each ply (1000), `--ramp-concurrency C` (64),
-//! `--server HOST:PORT` to load a server started elsewhere (then memory is not measured).
+//! `--server HOST:PORT` to load a server started elsewhere (then memory is not measured),
+//! `--db-dir DIR` where the server's SQLite file goes (default: the temp dir).
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
 use std::net::SocketAddr;
@@ -40,6 +41,7 @@ struct Opts {
     think_ms: u64,
     ramp: usize,
     server: Option<SocketAddr>,
+    db_dir: Option<std::path::PathBuf>,
 }
 
 fn parse_opts(args: &[String]) -> Opts {
@@ -49,6 +51,7 @@ fn parse_opts(args: &[String]) -> Opts {
         think_ms: 1000,
         ramp: 64,
         server: None,
+        db_dir: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -59,6 +62,7 @@ fn parse_opts(args: &[String]) -> Opts {
             "--think-ms" => o.think_ms = val().parse().unwrap(),
             "--ramp-concurrency" => o.ramp = val().parse().unwrap(),
             "--server" => o.server = Some(val().parse().unwrap()),
+            "--db-dir" => o.db_dir = Some(val().into()),
             "--bench" => {}
             other => panic!("unknown option {other}"),
         }
@@ -90,6 +94,28 @@ fn serve(db: &str) {
         .unwrap();
     rt.block_on(async {
         let state: RoomsState = RoomsState::open(RoomsConfig::new(db)).unwrap();
+        let watched = state.clone();
+        tokio::spawn(async move {
+            let mut last = (0, 0, 0);
+            loop {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                let s = watched.store_stats();
+                let now = (
+                    s.commits.load(Ordering::Relaxed),
+                    s.writes.load(Ordering::Relaxed),
+                    s.commit_us.load(Ordering::Relaxed),
+                );
+                let commits = (now.0 - last.0).max(1);
+                eprintln!(
+                    "server store, last 10 s: {} commits, {} writes, {:.2} ms mean commit, {:.1} ms longest so far",
+                    now.0 - last.0,
+                    now.1 - last.1,
+                    (now.2 - last.2) as f64 / commits as f64 / 1000.0,
+                    s.max_commit_us.load(Ordering::Relaxed) as f64 / 1000.0
+                );
+                last = now;
+            }
+        });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         println!("LISTENING {}", listener.local_addr().unwrap());
         axum::serve(listener, rooms::router(state)).await.unwrap();
@@ -261,6 +287,9 @@ struct RoomSide {
 }
 
 struct Shared {
+    start: Instant,
+    /// Moves slower than 100 ms, by second since the start.
+    slow: Vec<AtomicU64>,
     measuring: AtomicBool,
     stop: AtomicBool,
     moves: AtomicU64,
@@ -316,7 +345,14 @@ async fn play_room(
             let rtt = t0.elapsed();
             other.until("moved").await?;
             if shared.measuring.load(Ordering::Relaxed) {
-                rtts.push(u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX));
+                let us = u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX);
+                rtts.push(us);
+                if us > 100_000 {
+                    let second = shared.start.elapsed().as_secs() as usize;
+                    if let Some(slot) = shared.slow.get(second) {
+                        slot.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
                 shared.moves.fetch_add(1, Ordering::Relaxed);
             }
             if m.status.is_some_and(|s| s.state != "ongoing") {
@@ -343,7 +379,11 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 }
 
 async fn run(opts: Opts) {
-    let dir = std::env::temp_dir().join(format!("gunjin-loadbench-{}", std::process::id()));
+    let dir = opts
+        .db_dir
+        .clone()
+        .unwrap_or_else(std::env::temp_dir)
+        .join(format!("gunjin-loadbench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (child, addr) = match opts.server {
         Some(addr) => (None, addr),
@@ -364,6 +404,8 @@ async fn run(opts: Opts) {
     );
 
     let shared = Arc::new(Shared {
+        start: Instant::now(),
+        slow: (0..3600).map(|_| AtomicU64::new(0)).collect(),
         measuring: AtomicBool::new(false),
         stop: AtomicBool::new(false),
         moves: AtomicU64::new(0),
@@ -410,12 +452,15 @@ async fn run(opts: Opts) {
     tokio::time::sleep(Duration::from_millis(opts.think_ms * 2 + 500)).await;
     let ramp_rss = pid.and_then(rss_kb);
     let cpu0 = pid.and_then(cpu_ticks);
+    let me = std::process::id();
+    let own0 = cpu_ticks(me);
     let t0 = Instant::now();
     shared.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(opts.secs)).await;
     shared.measuring.store(false, Ordering::Relaxed);
     let window = t0.elapsed().as_secs_f64();
     let cpu1 = pid.and_then(cpu_ticks);
+    let own1 = cpu_ticks(me);
     let end_rss = pid.and_then(rss_kb);
     shared.stop.store(true, Ordering::Relaxed);
 
@@ -468,6 +513,34 @@ async fn run(opts: Opts) {
         println!(
             "server CPU during the window: {:.0}% of one core",
             (b - a) as f64 / window
+        );
+    }
+    if let (Some(a), Some(b)) = (own0, own1) {
+        println!(
+            "load generator CPU during the window: {:.0}% of one core",
+            (b - a) as f64 / window
+        );
+    }
+    let slow: Vec<String> = shared
+        .slow
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.load(Ordering::Relaxed) > 0)
+        .map(|(s, n)| format!("{s}s:{}", n.load(Ordering::Relaxed)))
+        .collect();
+    if !slow.is_empty() {
+        println!(
+            "moves over 100 ms, by second since start: {}",
+            slow.join(" ")
+        );
+    }
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        println!(
+            "machine load average (1, 5, 15 min): {}",
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
         );
     }
     if let Some(mut c) = child {

@@ -41,7 +41,7 @@ pub use protocol::{
     Who,
 };
 pub use room::RoomInfo;
-pub use store::StoreError;
+pub use store::{StoreError, StoreStats};
 pub use ws::router;
 
 use room::{Cmd, Room};
@@ -254,6 +254,12 @@ impl<G: RefereeGame> RoomsState<G> {
             }
             Err(e) => tracing::error!(error = %e, "rooms: expiry sweep failed"),
         }
+    }
+
+    /// The storage thread's counters.
+    #[must_use]
+    pub fn store_stats(&self) -> &StoreStats {
+        self.shared.store.stats()
     }
 
     /// How many rooms are live in memory.

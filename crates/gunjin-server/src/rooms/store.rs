@@ -92,6 +92,20 @@ enum Req {
 #[derive(Clone)]
 pub struct Store {
     tx: mpsc::Sender<Req>,
+    stats: std::sync::Arc<StoreStats>,
+}
+
+/// Counters of the storage thread (for benchmarks and monitoring).
+#[derive(Debug, Default)]
+pub struct StoreStats {
+    /// Transactions committed.
+    pub commits: std::sync::atomic::AtomicU64,
+    /// Writes in them.
+    pub writes: std::sync::atomic::AtomicU64,
+    /// Total time spent committing, in microseconds.
+    pub commit_us: std::sync::atomic::AtomicU64,
+    /// The longest commit, in microseconds.
+    pub max_commit_us: std::sync::atomic::AtomicU64,
 }
 
 const SCHEMA: &str = "
@@ -145,11 +159,35 @@ impl Store {
             "UPDATE rooms SET empty_since = ?1 WHERE empty_since IS NULL",
             params![to_i64(now_ms)],
         )?;
+        // Checkpoints (which copy the WAL into the database and sync it) run on their own
+        // connection and thread, so commits never wait for a disk sync.
+        conn.execute_batch("PRAGMA wal_autocheckpoint = 0;")?;
+        let checkpointer = Connection::open(path)?;
+        checkpointer.busy_timeout(std::time::Duration::from_secs(5))?;
         let (tx, rx) = mpsc::channel(4096);
+        let stats = std::sync::Arc::new(StoreStats::default());
+        let watch = std::sync::Arc::downgrade(&stats);
+        let thread_stats = std::sync::Arc::clone(&stats);
         std::thread::Builder::new()
             .name("rooms-store".into())
-            .spawn(move || run(conn, rx))?;
-        Ok(Store { tx })
+            .spawn(move || run(conn, rx, &thread_stats))?;
+        std::thread::Builder::new()
+            .name("rooms-checkpoint".into())
+            .spawn(move || {
+                while watch.strong_count() > 0 {
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                    if let Err(e) = checkpointer.execute_batch("PRAGMA wal_checkpoint(PASSIVE);") {
+                        tracing::warn!(error = %e, "rooms store: checkpoint failed");
+                    }
+                }
+            })?;
+        Ok(Store { tx, stats })
+    }
+
+    /// The storage thread's counters.
+    #[must_use]
+    pub fn stats(&self) -> &StoreStats {
+        &self.stats
     }
 
     async fn ask<T>(
@@ -228,21 +266,28 @@ impl Store {
 
 type Acks = Vec<oneshot::Sender<Result<(), String>>>;
 
-fn flush(conn: &mut Connection, writes: &mut Vec<Write>, acks: &mut Acks) {
+fn flush(conn: &mut Connection, writes: &mut Vec<Write>, acks: &mut Acks, stats: &StoreStats) {
+    use std::sync::atomic::Ordering::Relaxed;
     if acks.is_empty() {
         return;
     }
+    let started = std::time::Instant::now();
     let result = apply(conn, writes).map_err(|e| {
         tracing::error!(error = %e, "rooms store: write failed");
         e.to_string()
     });
+    let us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    stats.commits.fetch_add(1, Relaxed);
+    stats.writes.fetch_add(writes.len() as u64, Relaxed);
+    stats.commit_us.fetch_add(us, Relaxed);
+    stats.max_commit_us.fetch_max(us, Relaxed);
     writes.clear();
     for ack in acks.drain(..) {
         let _ = ack.send(result.clone());
     }
 }
 
-fn run(mut conn: Connection, mut rx: mpsc::Receiver<Req>) {
+fn run(mut conn: Connection, mut rx: mpsc::Receiver<Req>, stats: &StoreStats) {
     let mut writes = Vec::new();
     let mut acks: Acks = Vec::new();
     while let Some(first) = rx.blocking_recv() {
@@ -250,7 +295,7 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Req>) {
         while let Some(req) = next.take() {
             if !matches!(req, Req::Write { .. }) {
                 // Reads see every write sent before them.
-                flush(&mut conn, &mut writes, &mut acks);
+                flush(&mut conn, &mut writes, &mut acks, stats);
             }
             match req {
                 Req::Write { writes: w, ack } => {
@@ -285,7 +330,7 @@ fn run(mut conn: Connection, mut rx: mpsc::Receiver<Req>) {
                 next = rx.try_recv().ok();
             }
         }
-        flush(&mut conn, &mut writes, &mut acks);
+        flush(&mut conn, &mut writes, &mut acks, stats);
     }
 }
 
