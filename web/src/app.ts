@@ -215,6 +215,7 @@ export class App {
     const match = this.match;
     const phaseKey = match === null ? 'start' : `${match.phase.kind}:${match.phase.side}`;
     const phaseChanged = phaseKey !== this.lastPhaseKey;
+    const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
     this.lastPhaseKey = phaseKey;
     if (phaseChanged) {
       this.resignArmed = false;
@@ -231,6 +232,12 @@ export class App {
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
+    if (phaseChanged && wasWaiting && match !== null && match.viewer !== null) {
+      // The opponent has answered on its own: tell what happened.
+      const lines = match.reports.map((r) => this.reportText(r));
+      if (match.phase.kind === 'over') lines.push(this.statusText(match.phase.status));
+      this.say(lines.join(' '));
+    }
     if (phaseChanged && match !== null && match.viewer === null) {
       // Nothing said to the last player may remain for the next one to read.
       this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
@@ -395,13 +402,22 @@ export class App {
         break;
       }
       case 'turn':
-      case 'moved': {
+      case 'moved':
+      case 'waiting': {
         const view = match.view(p.side);
-        out.push(
-          h('h2', {}, sideBadge, ' ', t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side })),
-          h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
-          this.reportsEl(match.reports),
-        );
+        if (p.kind === 'waiting') {
+          const failed = p.note === 'cpuFailed';
+          out.push(
+            h('h2', {}, sideBadge),
+            h('p', { class: failed ? 'thinking failed' : 'thinking', text: t.t(p.note), attrs: { 'data-waiting': '' } }),
+          );
+        } else {
+          out.push(
+            h('h2', {}, sideBadge, ' ', t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side })),
+            h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
+          );
+        }
+        out.push(this.reportsEl(match.reports));
         if (p.kind === 'moved') {
           out.push(button(t.t('handOver'), () => {
             match.handOver();

@@ -3,6 +3,7 @@
  * (CPU, friend by URL) adds an entry here that builds its own `Match`.
  */
 import type { MessageKey } from './i18n';
+import { CPU_MODES } from './cpu/modes';
 import { LocalMatch, type Match, type MatchContext } from './state/match';
 
 export interface Mode {
@@ -19,4 +20,5 @@ export const MODES: readonly Mode[] = [
     description: 'modeLocalDesc',
     create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random),
   },
+  ...CPU_MODES,
 ];

@@ -113,6 +113,19 @@ export const en = {
   tableFlagNote:
     'The flag fights with the strength of the friendly piece directly behind it (a mine behind counts as a mine). The flag column shows a flag with nothing behind it: it loses to every attacker.',
   tableSource: 'Generated from the game’s referee, not typed by hand.',
+
+  // CPU mode
+  modeCpuBeginner: 'Play the CPU: beginner',
+  modeCpuBeginnerDesc:
+    'You are sente and move first. A gentle opponent that sometimes slips. The CPU never sees your pieces: it guesses from moves and battles.',
+  modeCpuIntermediate: 'Play the CPU: intermediate',
+  modeCpuIntermediateDesc: 'You are sente. The CPU weighs several guesses about your pieces before each move.',
+  modeCpuAdvanced: 'Play the CPU: advanced',
+  modeCpuAdvancedDesc: 'You are sente. The strongest CPU: it reads further ahead and probes your pieces with cheap ones.',
+  modeCpuGote: 'Start as gote (intermediate)',
+  modeCpuGoteDesc: 'The CPU plays sente and moves first; you answer as gote.',
+  cpuThinking: 'The CPU is thinking…',
+  cpuFailed: 'The CPU could not answer. Choose the mode again to start over.',
 } as const;
 
 /** The keys of the catalogue. */

@@ -115,4 +115,17 @@ export const ja: Catalogue = {
   tableFlagNote:
     '軍旗は、すぐ後ろにいる味方の駒の強さで戦います（後ろが地雷なら地雷として判定）。軍旗の列は、後ろに味方がいないときの結果で、どの駒にも負けます。',
   tableSource: 'この表は対局の審判プログラムから作っています。',
+
+  // CPU mode
+  modeCpuBeginner: 'CPUと対戦：初級',
+  modeCpuBeginnerDesc:
+    'あなたが先手で先に指します。ときどき隙を見せるやさしい相手です。CPUはあなたの駒を見ず、動きと対戦結果から推し量ります。',
+  modeCpuIntermediate: 'CPUと対戦：中級',
+  modeCpuIntermediateDesc: 'あなたが先手。CPUはあなたの駒の正体をいくつも想定してから指します。',
+  modeCpuAdvanced: 'CPUと対戦：上級',
+  modeCpuAdvancedDesc: 'あなたが先手。いちばん強いCPUです。より深く読み、安い駒で探りを入れてきます。',
+  modeCpuGote: '後手で始める（中級）',
+  modeCpuGoteDesc: 'CPUが先手で先に指し、あなたは後手で応じます。',
+  cpuThinking: 'CPUが考えています…',
+  cpuFailed: 'CPUが応答できませんでした。モードを選び直してやり直してください。',
 };

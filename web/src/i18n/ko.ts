@@ -115,4 +115,17 @@ export const ko: Catalogue = {
   tableFlagNote:
     '군기는 바로 뒤에 있는 아군 말의 힘으로 싸웁니다(뒤가 지뢰면 지뢰로 판정). 군기 열은 뒤에 아군이 없을 때의 결과로, 어떤 말에게도 집니다.',
   tableSource: '이 표는 대국 심판 프로그램에서 만들어집니다.',
+
+  // CPU mode
+  modeCpuBeginner: 'CPU와 대국: 초급',
+  modeCpuBeginnerDesc:
+    '당신이 선수로 먼저 둡니다. 가끔 빈틈을 보이는 순한 상대입니다. CPU는 당신의 말을 보지 않고 움직임과 전투 결과로 짐작합니다.',
+  modeCpuIntermediate: 'CPU와 대국: 중급',
+  modeCpuIntermediateDesc: '당신이 선수입니다. CPU는 당신 말의 정체를 여러 가지로 가정한 뒤 둡니다.',
+  modeCpuAdvanced: 'CPU와 대국: 상급',
+  modeCpuAdvancedDesc: '당신이 선수입니다. 가장 강한 CPU로, 더 멀리 읽고 값싼 말로 당신의 말을 떠봅니다.',
+  modeCpuGote: '후수로 시작 (중급)',
+  modeCpuGoteDesc: 'CPU가 선수로 먼저 두고, 당신은 후수로 응수합니다.',
+  cpuThinking: 'CPU가 생각하는 중…',
+  cpuFailed: 'CPU가 응답하지 못했습니다. 모드를 다시 선택해 처음부터 시작해 주세요.',
 };

@@ -16,6 +16,7 @@ import {
   type Status,
   type View,
 } from '../engine';
+import type { MessageKey } from '../i18n';
 import { reportPly, type Report } from './messages';
 import { ArrangementStore, SetupState } from './setup';
 
@@ -25,6 +26,8 @@ export type Phase =
   | { readonly kind: 'turn-curtain'; readonly side: Side }
   | { readonly kind: 'turn'; readonly side: Side }
   | { readonly kind: 'moved'; readonly side: Side }
+  /** The viewer watches the board while the opponent (the CPU) decides; `note` says so. */
+  | { readonly kind: 'waiting'; readonly side: Side; readonly note: MessageKey }
   | { readonly kind: 'over'; readonly side: Side; readonly status: Status };
 
 export type TurnEvent =
@@ -67,7 +70,8 @@ export interface MatchContext {
   readonly random: () => number;
 }
 
-function ownPieces(view: View): Record<Square, KindId> {
+/** The viewer's own pieces in a view: square → kind. */
+export function ownPieces(view: View): Record<Square, KindId> {
   const out: Record<Square, KindId> = {};
   for (const [sq, p] of Object.entries(view.pieces)) {
     if (p.side === view.side && p.kind !== undefined) out[sq] = p.kind;
