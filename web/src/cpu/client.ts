@@ -1,0 +1,94 @@
+/**
+ * The page's side of the CPU: requests go to a Web Worker (or, in unit tests, straight to the
+ * wasm) and come back as promises.
+ */
+import type { Arrangement, Side, View } from '../engine';
+import type { CpuLevel, CpuMove, CpuRequest, CpuResponse } from './protocol';
+
+/** What a CPU match needs from the CPU. */
+export interface CpuPlayer {
+  /** A move for the side whose view this is. Only that side's view is ever sent. */
+  chooseMove(view: View, level: CpuLevel, seed: number, timeMs: number): Promise<CpuMove>;
+  chooseDeployment(side: Side, level: CpuLevel, seed: number): Promise<Arrangement>;
+  dispose(): void;
+}
+
+/** The part of a `Worker` the client uses (a fake in tests). */
+export interface WorkerLike {
+  postMessage(message: CpuRequest): void;
+  onmessage: ((e: MessageEvent<CpuResponse>) => void) | null;
+  onerror: ((e: ErrorEvent) => void) | null;
+  terminate(): void;
+}
+
+/** Starts the CPU worker (Vite bundles it from this exact expression). */
+export function startCpuWorker(): WorkerLike {
+  return new Worker(new URL('./cpu.worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike;
+}
+
+type Pending = { ok(r: CpuResponse): void; fail(e: Error): void };
+
+/** Sends requests to anything that answers `CpuResponse`s with the request's id. */
+export class RequestCpu implements CpuPlayer {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private disposed = false;
+
+  constructor(private readonly send: (req: CpuRequest) => void) {}
+
+  /** Delivers an answer to the request it belongs to. */
+  receive(res: CpuResponse): void {
+    const p = this.pending.get(res.id);
+    if (p === undefined) return;
+    this.pending.delete(res.id);
+    p.ok(res);
+  }
+
+  /** Fails every request still waiting (the worker died). */
+  failAll(error: Error): void {
+    const all = [...this.pending.values()];
+    this.pending.clear();
+    for (const p of all) p.fail(error);
+  }
+
+  private request(req: CpuRequest): Promise<CpuResponse> {
+    if (this.disposed) return Promise.reject(new Error('the CPU has been stopped'));
+    return new Promise((ok, fail) => {
+      this.pending.set(req.id, { ok, fail });
+      this.send(req);
+    });
+  }
+
+  async chooseMove(view: View, level: CpuLevel, seed: number, timeMs: number): Promise<CpuMove> {
+    const res = await this.request({ id: this.nextId++, type: 'move', view, level, seed, timeMs });
+    if (!res.ok) throw new Error(res.error);
+    if (res.type !== 'move') throw new Error('the CPU answered the wrong request');
+    return { from: res.move[0], to: res.move[1], thinkMs: res.thinkMs };
+  }
+
+  async chooseDeployment(side: Side, level: CpuLevel, seed: number): Promise<Arrangement> {
+    const res = await this.request({ id: this.nextId++, type: 'deployment', side, level, seed });
+    if (!res.ok) throw new Error(res.error);
+    if (res.type !== 'deployment') throw new Error('the CPU answered the wrong request');
+    return res.arrangement;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.failAll(new Error('the CPU has been stopped'));
+  }
+}
+
+/** The CPU in a Web Worker. */
+export class WorkerCpu extends RequestCpu {
+  constructor(private readonly worker: WorkerLike = startCpuWorker()) {
+    super((req) => worker.postMessage(req));
+    worker.onmessage = (e) => this.receive(e.data);
+    worker.onerror = (e) => this.failAll(new Error(e.message || 'the CPU worker failed'));
+  }
+
+  override dispose(): void {
+    super.dispose();
+    this.worker.terminate();
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * The CPU's Web Worker: loads the same wasm module as the page and answers "choose a move" and
+ * "choose a deployment" requests one at a time, so the page never freezes while the CPU thinks.
+ */
+import init from '../wasm/gunjin_wasm.js';
+import { answer } from './answer';
+import type { CpuRequest, CpuResponse } from './protocol';
+
+interface WorkerScope {
+  onmessage: ((e: MessageEvent<CpuRequest>) => void) | null;
+  postMessage(message: CpuResponse): void;
+}
+
+const scope = self as unknown as WorkerScope;
+const ready = init();
+
+scope.onmessage = (e) => {
+  const req = e.data;
+  ready.then(
+    () => scope.postMessage(answer(req, () => performance.now())),
+    (err: unknown) => scope.postMessage({ id: req.id, ok: false, error: `wasm: ${String(err)}` }),
+  );
+};

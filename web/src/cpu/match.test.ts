@@ -1,0 +1,254 @@
+import { describe, expect, it } from 'vitest';
+import type { Arrangement, Side, View } from '../engine';
+import { boardState } from '../state/board-state';
+import { ArrangementStore } from '../state/setup';
+import { MemoryStorage, testEngine } from '../test-engine';
+import { answer } from './answer';
+import { RequestCpu, type CpuPlayer } from './client';
+import { CpuMatch, type CpuMatchOptions } from './match';
+import type { CpuLevel, CpuMove, CpuRequest } from './protocol';
+
+/**
+ * The real CPU (the wasm entry points, without a worker) whose answers the test releases one at
+ * a time, and which records every view it was given.
+ */
+class StepCpu implements CpuPlayer {
+  readonly views: View[] = [];
+  private readonly queue: (() => void)[] = [];
+  private readonly inner = new RequestCpu((req: CpuRequest) => {
+    this.queue.push(() => this.inner.receive(answer(req, () => 0)));
+  });
+  failNext = false;
+  disposed = false;
+
+  chooseMove(view: View, level: CpuLevel, seed: number): Promise<CpuMove> {
+    this.views.push(JSON.parse(JSON.stringify(view)) as View);
+    if (this.failNext) return Promise.reject(new Error('worker died'));
+    // No clock: the level's own fixed amount of work, so the tests do not depend on timing.
+    return this.inner.chooseMove(view, level, seed, 0);
+  }
+
+  chooseDeployment(side: Side, level: CpuLevel, seed: number): Promise<Arrangement> {
+    return this.inner.chooseDeployment(side, level, seed);
+  }
+
+  /** Answers every request waiting so far; returns how many. */
+  release(): number {
+    const n = this.queue.length;
+    for (const f of this.queue.splice(0)) f();
+    return n;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.inner.dispose();
+  }
+}
+
+interface Setup {
+  match: CpuMatch;
+  cpu: StepCpu;
+  sleeps: number[];
+  storage: MemoryStorage;
+}
+
+function newMatch(human: Side, extra: Partial<CpuMatchOptions> = {}): Setup {
+  let seed = 40;
+  const cpu = new StepCpu();
+  const sleeps: number[] = [];
+  const storage = new MemoryStorage();
+  const match = new CpuMatch(testEngine(), new ArrangementStore(storage), () => seed++, cpu, {
+    human,
+    level: 'beginner',
+    thinkMs: 0,
+    minDelayMs: 300,
+    now: () => 1000,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+    },
+    ...extra,
+  });
+  return { match, cpu, sleeps, storage };
+}
+
+/** Lets the CPU answer everything it was asked and waits until the match has used the answers. */
+async function settle(s: Setup): Promise<void> {
+  for (let i = 0; i < 20; i++) {
+    const answered = s.cpu.release();
+    // Every step from the answer to the played move is a microtask: one timer tick runs them all.
+    await new Promise((ok) => setTimeout(ok, 0));
+    if (answered === 0) break;
+  }
+}
+
+/** The human plays their first legal move through the squares, as the page does. */
+function humanMoves(m: CpuMatch): void {
+  const [from, to] = m.legalMoves()[0] ?? ['', ''];
+  expect(m.press(from).type).toBe('selected');
+  expect(m.press(to).type).toBe('moved');
+}
+
+function enemyKindsShown(m: CpuMatch): number {
+  const state = boardState(m, (k) => k);
+  return state.pieces.filter((p) => p.side === m.cpuSide && p.kind !== undefined).length;
+}
+
+describe('CpuMatch', () => {
+  it('lets the human arrange without a curtain, then the human as sente moves first', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    expect(m.phase.kind).toBe('setup');
+    expect(m.phase.side).toBe('sente');
+    expect(m.viewer).toBe('sente');
+    expect(m.arrangement('gote')).toBeUndefined();
+    await settle(s); // the CPU's deployment arrives
+    expect(m.arrangement('gote')).toBeUndefined();
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('expected setup');
+    // The same arranging tools as the one-device mode: a swap of two pieces.
+    const squares = Object.keys(p.setup.arrangement);
+    p.setup.press(squares[5] ?? '');
+    expect(p.setup.press(squares[6] ?? '').type).toMatch(/swapped|refused/);
+    expect(m.confirmSetup()).toBe(true);
+    expect(s.storage.getItem('gunjin.arrangement.sente')).not.toBeNull();
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    expect(m.view('sente')?.history).toEqual([]);
+    expect(m.view('gote')).toBeNull();
+    expect(enemyKindsShown(m)).toBe(0);
+  });
+
+  it("thinks after the human's move, pauses briefly, then plays and reports in the human's terms", async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    expect(m.phase).toEqual({ kind: 'waiting', side: 'sente', note: 'cpuThinking' });
+    expect(m.legalMoves()).toEqual([]);
+    expect(m.press('a1').type).toBe('ignored');
+    let changes = 0;
+    m.onChange(() => changes++);
+    await settle(s);
+    expect(changes).toBe(1);
+    expect(s.sleeps).toEqual([300]);
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    const history = m.view('sente')?.history ?? [];
+    expect(history.map((p) => p.side)).toEqual(['sente', 'gote']);
+    const moved = m.reports.filter((r) => r.type === 'moved');
+    expect(moved.map((r) => r.type === 'moved' && r.mine)).toEqual([true, false]);
+    expect(m.thinkTimes.length).toBe(1);
+    expect(enemyKindsShown(m)).toBe(0);
+  });
+
+  it('gives the CPU its own view only, never a hidden kind', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    for (let i = 0; i < 6 && m.phase.kind === 'turn'; i++) {
+      humanMoves(m);
+      await settle(s);
+    }
+    expect(s.cpu.views.length).toBeGreaterThan(0);
+    for (const v of s.cpu.views) {
+      expect(v.side).toBe('gote');
+      const humanKinds = Object.values(v.pieces).filter((p) => p.side === 'sente' && p.kind !== undefined);
+      expect(humanKinds).toEqual([]);
+    }
+  });
+
+  it('moves first as sente when the human plays gote', async () => {
+    const s = newMatch('gote');
+    const m = s.match;
+    expect(m.phase.side).toBe('gote');
+    await settle(s);
+    m.confirmSetup();
+    expect(m.phase.kind).toBe('waiting');
+    await settle(s);
+    expect(m.phase).toEqual({ kind: 'turn', side: 'gote' });
+    const history = m.view('gote')?.history ?? [];
+    expect(history.length).toBe(1);
+    expect(history[0]?.side).toBe('sente');
+    expect(boardState(m, (k) => k).viewer).toBe('gote');
+  });
+
+  it('waits for the CPU deployment when the human confirms first', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    expect(m.confirmSetup()).toBe(true);
+    expect(m.phase.kind).toBe('waiting');
+    expect(m.confirmSetup()).toBe(false);
+    await settle(s);
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+  });
+
+  it('drops a late answer after "play again" and starts a new setup', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    m.restart();
+    expect(m.phase.kind).toBe('setup');
+    await settle(s);
+    expect(m.phase.kind).toBe('setup');
+    expect(m.view('sente')).toBeNull();
+    expect(m.reports).toEqual([]);
+    m.confirmSetup();
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    expect(m.view('sente')?.history).toEqual([]);
+  });
+
+  it('resigns while the CPU thinks, ignores its answer and reveals everything', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    const status = m.resign();
+    expect(status).toEqual({ state: 'won', winner: 'gote', reason: 'resignation' });
+    await settle(s);
+    expect(m.phase.kind).toBe('over');
+    expect(m.view('sente')?.history.length).toBe(1);
+    expect(m.view('gote')).not.toBeNull();
+    const cpuPieces = boardState(m, (k) => k).pieces.filter((p) => p.side === 'gote');
+    expect(cpuPieces.length).toBeGreaterThan(20);
+    expect(cpuPieces.every((p) => p.kind !== undefined)).toBe(true);
+  });
+
+  it('says so when the CPU fails instead of hanging silently', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    s.cpu.failNext = true;
+    humanMoves(m);
+    await settle(s);
+    expect(m.phase).toEqual({ kind: 'waiting', side: 'sente', note: 'cpuFailed' });
+    expect(m.resign()?.state).toBe('won');
+  });
+
+  it('plays a whole game to its end against the beginner', async () => {
+    const s = newMatch('sente', { minDelayMs: 0 });
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    let rng = 7;
+    let plies = 0;
+    while (m.phase.kind === 'turn') {
+      expect(plies).toBeLessThan(2000);
+      expect(enemyKindsShown(m)).toBe(0);
+      const moves = m.legalMoves();
+      rng = (rng * 1103515245 + 12345) % 2147483648;
+      const [from, to] = moves[rng % moves.length] ?? ['', ''];
+      m.press(from);
+      m.press(to);
+      await settle(s);
+      plies += 2;
+    }
+    expect(m.phase.kind).toBe('over');
+    expect(m.view('gote')).not.toBeNull();
+    m.dispose();
+    expect(s.cpu.disposed).toBe(true);
+  }, 60_000);
+});

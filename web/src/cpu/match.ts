@@ -1,0 +1,290 @@
+/**
+ * A match against the CPU on this device: no curtain (only the human looks at the screen), the
+ * human arranges with the same tools as in the one-device match, the CPU's deployment and moves
+ * come from the CPU worker, which is only ever given the CPU's own view. The page is only ever
+ * given the human's view, so no enemy kind reaches it before the end.
+ */
+import {
+  opponent,
+  type Arrangement,
+  type Destinations,
+  type Engine,
+  type EngineGame,
+  type KindId,
+  type Side,
+  type Square,
+  type Status,
+  type View,
+} from '../engine';
+import { ownPieces, type Match, type Phase, type TurnEvent } from '../state/match';
+import { reportPly, type Report } from '../state/messages';
+import { ArrangementStore, SetupState } from '../state/setup';
+import type { CpuPlayer } from './client';
+import type { CpuLevel } from './protocol';
+
+export interface CpuMatchOptions {
+  /** The human's side (sente moves first). */
+  readonly human: Side;
+  readonly level: CpuLevel;
+  /** Thinking time per CPU move, in milliseconds. */
+  readonly thinkMs: number;
+  /** The thinking indicator shows at least this long, so the CPU's move can be seen. */
+  readonly minDelayMs: number;
+  /** Milliseconds from any origin (defaults to `performance.now`). */
+  readonly now?: () => number;
+  /** Waits `ms` milliseconds (defaults to `setTimeout`). */
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
+
+export class CpuMatch implements Match {
+  readonly human: Side;
+  readonly cpuSide: Side;
+  private current: Phase;
+  private game: EngineGame | null = null;
+  private humanArrangement: Arrangement | undefined;
+  private cpuArrangement: Arrangement | undefined;
+  /** The human has confirmed; the game starts as soon as the CPU's deployment is here. */
+  private startWhenReady = false;
+  private selection: { square: Square; destinations: Destinations } | null = null;
+  private reportList: Report[] = [];
+  /** Bumped by every restart, resignation and dispose: late CPU answers of older games are dropped. */
+  private epoch = 0;
+  private readonly listeners = new Set<() => void>();
+  private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<void>;
+  /** Think times (ms) of the CPU's moves in this game, as the worker measured them. */
+  readonly thinkTimes: number[] = [];
+
+  constructor(
+    private readonly engine: Engine,
+    private readonly store: ArrangementStore,
+    private readonly nextSeed: () => number,
+    private readonly cpu: CpuPlayer,
+    private readonly options: CpuMatchOptions,
+  ) {
+    this.human = options.human;
+    this.cpuSide = opponent(options.human);
+    this.now = options.now ?? (() => performance.now());
+    this.sleep = options.sleep ?? defaultSleep;
+    this.current = this.setupPhase();
+  }
+
+  get phase(): Phase {
+    return this.current;
+  }
+
+  /** Only the human looks at this screen. */
+  get viewer(): Side {
+    return this.human;
+  }
+
+  get level(): CpuLevel {
+    return this.options.level;
+  }
+
+  get selected(): { readonly square: Square; readonly destinations: Destinations } | null {
+    return this.selection;
+  }
+
+  /** What the human has been told since their last move: their move and the CPU's answer. */
+  get reports(): readonly Report[] {
+    return this.reportList;
+  }
+
+  /** The human's confirmed arrangement; never the CPU's. */
+  arrangement(side: Side): Arrangement | undefined {
+    return side === this.human ? this.humanArrangement : undefined;
+  }
+
+  /** The human's view; the CPU's side only once the game is over. */
+  view(side: Side): View | null {
+    if (this.game === null) return null;
+    if (side !== this.human && this.current.kind !== 'over') return null;
+    return this.game.view(side);
+  }
+
+  /** The human's legal moves on their turn (for tests); nothing otherwise. */
+  legalMoves(): [Square, Square][] {
+    return this.current.kind === 'turn' ? (this.game?.legalMoves() ?? []) : [];
+  }
+
+  /** No curtain in this mode. */
+  reveal(): void {}
+
+  loadPrevious(): boolean {
+    const p = this.current;
+    if (p.kind !== 'setup') return false;
+    const saved = this.store.load(p.side);
+    return saved !== null && p.setup.load(saved);
+  }
+
+  confirmSetup(): boolean {
+    const p = this.current;
+    if (p.kind !== 'setup' || this.startWhenReady) return false;
+    const arrangement = p.setup.arrangement;
+    if (this.engine.validate(p.side, arrangement).length > 0) return false;
+    this.humanArrangement = arrangement;
+    this.store.save(p.side, arrangement);
+    if (this.cpuArrangement !== undefined) this.startGame();
+    else {
+      this.startWhenReady = true;
+      this.current = { kind: 'waiting', side: this.human, note: 'cpuThinking' };
+    }
+    return true;
+  }
+
+  press(square: Square): TurnEvent {
+    const p = this.current;
+    const game = this.game;
+    if (p.kind !== 'turn' || game === null) return { type: 'ignored' };
+    const sel = this.selection;
+    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
+      return this.humanMove(game, sel.square, square);
+    }
+    const piece = game.view(this.human).pieces[square];
+    if (piece !== undefined && piece.side === this.human && sel?.square !== square) {
+      const destinations = game.destinations(this.human, square);
+      this.selection = { square, destinations };
+      return { type: 'selected', square, destinations };
+    }
+    if (sel === null) return { type: 'ignored' };
+    this.selection = null;
+    return { type: 'deselected' };
+  }
+
+  /** Nothing to hand over: the CPU answers on its own. */
+  handOver(): void {}
+
+  resign(): Status | null {
+    const p = this.current;
+    if ((p.kind !== 'turn' && p.kind !== 'waiting') || this.game === null) return null;
+    this.epoch++;
+    const status = this.game.resign(this.human);
+    this.selection = null;
+    this.current = { kind: 'over', side: this.human, status };
+    return status;
+  }
+
+  /** Back to the human's arrangement for a new game against a newly deployed CPU. */
+  restart(): void {
+    this.epoch++;
+    this.game?.dispose();
+    this.game = null;
+    this.humanArrangement = undefined;
+    this.cpuArrangement = undefined;
+    this.startWhenReady = false;
+    this.selection = null;
+    this.reportList = [];
+    this.thinkTimes.length = 0;
+    this.current = this.setupPhase();
+  }
+
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  dispose(): void {
+    this.epoch++;
+    this.listeners.clear();
+    this.game?.dispose();
+    this.game = null;
+    this.cpu.dispose();
+  }
+
+  // ---- internals ------------------------------------------------------------------------------
+
+  private changed(): void {
+    for (const l of [...this.listeners]) l();
+  }
+
+  /** A fresh arrangement for the human, and the CPU's deployment asked for meanwhile. */
+  private setupPhase(): Phase {
+    const epoch = this.epoch;
+    const side = this.cpuSide;
+    void this.cpu.chooseDeployment(side, this.options.level, this.nextSeed()).then(
+        (arrangement) => {
+          if (epoch !== this.epoch) return;
+          this.cpuArrangement = arrangement;
+          if (this.startWhenReady) {
+            this.startGame();
+            this.changed();
+          }
+        },
+        (e: unknown) => this.fail(epoch, e),
+      );
+    return { kind: 'setup', side: this.human, setup: new SetupState(this.engine, this.human, this.nextSeed()) };
+  }
+
+  private startGame(): void {
+    const mine = this.humanArrangement;
+    const theirs = this.cpuArrangement;
+    if (mine === undefined || theirs === undefined) return;
+    this.startWhenReady = false;
+    this.game?.dispose();
+    const game =
+      this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
+    this.game = game;
+    this.reportList = [];
+    if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
+    else this.cpuTurn(game);
+  }
+
+  private humanMove(game: EngineGame, from: Square, to: Square): TurnEvent {
+    const before = ownPieces(game.view(this.human));
+    const answer = game.play(from, to);
+    this.selection = null;
+    const reports = reportPly(this.human, answer.ply, before);
+    this.reportList = reports;
+    if (answer.status.state === 'ongoing') this.cpuTurn(game);
+    else this.current = { kind: 'over', side: this.human, status: answer.status };
+    return { type: 'moved', ply: answer.ply, reports, status: answer.status };
+  }
+
+  /** The CPU thinks (in the worker) on its own view only; its move is played after a short pause. */
+  private cpuTurn(game: EngineGame): void {
+    this.current = { kind: 'waiting', side: this.human, note: 'cpuThinking' };
+    const epoch = this.epoch;
+    const started = this.now();
+    const view = game.view(this.cpuSide);
+    void this.cpu.chooseMove(view, this.options.level, this.nextSeed(), this.options.thinkMs).then(
+        async (mv) => {
+          const rest = this.options.minDelayMs - (this.now() - started);
+          if (rest > 0) await this.sleep(rest);
+          if (epoch !== this.epoch || this.game !== game) return;
+          this.thinkTimes.push(mv.thinkMs);
+          this.cpuMove(game, mv.from, mv.to);
+          this.changed();
+        },
+        (e: unknown) => this.fail(epoch, e),
+      );
+  }
+
+  private cpuMove(game: EngineGame, from: Square, to: Square): void {
+    const before: Record<Square, KindId> = ownPieces(game.view(this.human));
+    let answer;
+    try {
+      answer = game.play(from, to);
+    } catch (e) {
+      // The CPU only ever proposes legal moves; if it ever did not, the game must not hang.
+      console.error('the CPU proposed an illegal move', from, to, e);
+      const first = game.legalMoves()[0];
+      if (first === undefined) return;
+      answer = game.play(first[0], first[1]);
+    }
+    this.reportList = [...this.reportList, ...reportPly(this.human, answer.ply, before)];
+    this.current =
+      answer.status.state === 'ongoing'
+        ? { kind: 'turn', side: this.human }
+        : { kind: 'over', side: this.human, status: answer.status };
+  }
+
+  private fail(epoch: number, e: unknown): void {
+    if (epoch !== this.epoch) return;
+    console.error('the CPU failed', e);
+    this.current = { kind: 'waiting', side: this.human, note: 'cpuFailed' };
+    this.changed();
+  }
+}

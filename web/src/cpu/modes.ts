@@ -1,0 +1,31 @@
+/** The CPU modes of the start screen: three levels with the human as sente, and the CPU as sente. */
+import type { Mode } from '../modes';
+import { WorkerCpu } from './client';
+import { CpuMatch } from './match';
+import { THINK_MS, type CpuLevel } from './protocol';
+import './cpu.css';
+
+/** The thinking indicator shows at least this long, so the CPU's move can be followed. */
+export const MIN_DELAY_MS = 450;
+
+function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mode['title'], description: Mode['description']): Mode {
+  return {
+    id,
+    title,
+    description,
+    create: (ctx) =>
+      new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
+        human,
+        level,
+        thinkMs: THINK_MS[level],
+        minDelayMs: MIN_DELAY_MS,
+      }),
+  };
+}
+
+export const CPU_MODES: readonly Mode[] = [
+  cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc'),
+  cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc'),
+  cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc'),
+  cpuMode('cpu-gote', 'intermediate', 'gote', 'modeCpuGote', 'modeCpuGoteDesc'),
+];
