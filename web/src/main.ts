@@ -3,6 +3,8 @@ import './style.css';
 import { App } from './app';
 import { loadEngine } from './engine';
 import { CATALOGUES, detectLang, format } from './i18n';
+import { roomFromUrl } from './online/browser';
+import { friendMode } from './online/modes';
 
 declare global {
   interface Window {
@@ -39,6 +41,9 @@ async function boot(): Promise<void> {
     });
     window.gunjinApp = app;
     if (new URLSearchParams(location.search).has('e2e')) window.gunjinTest = app.testHooks();
+    // A room URL (`/?room=<id>`) opens that room: the invitation, or this browser's seat.
+    const room = roomFromUrl(location.href);
+    if (room !== null) app.startMode(friendMode(room));
   } catch (e) {
     const saved = storage()?.getItem('gunjin.lang');
     const lang = saved === 'ja' || saved === 'ko' || saved === 'en' ? saved : detectLang(navigator.languages);

@@ -1,0 +1,266 @@
+/**
+ * The online panel: the room's URL to send, the connection and the friend's presence, the
+ * invitation for a visitor, arranging and waiting, the turn, the end and the rematch, the CPU
+ * offer. The board itself is the page's (through the `Match` interface).
+ */
+import type { PanelKit } from '../app';
+import type { Mode } from '../modes';
+import type { Match } from '../state/match';
+import { button, h } from '../ui/dom';
+import type { OnlineMatch } from './match';
+
+/** The CPU mode to switch to ("play the CPU without waiting", the 2-minute offer), if any. */
+function cpuMode(modes: readonly Mode[]): Mode | undefined {
+  return modes.find((m) => m.id === 'cpu-intermediate') ?? modes.find((m) => m.id.startsWith('cpu'));
+}
+
+export interface ScreenEnv {
+  /** The URL to send the friend. */
+  readonly roomUrl: (room: string) => string;
+  /** Removes the room from the address bar when leaving it. */
+  readonly leaveAddress: () => void;
+}
+
+export function onlinePanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): Node[] {
+  return drawPanel(match, kit, env).filter((n): n is Node => n !== null);
+}
+
+function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | null)[] {
+  const t = kit.i18n;
+  for (const reports of match.takeAnnouncements()) kit.say(reports.map((r) => kit.reportText(r)).join(' '));
+  const out: (Node | null)[] = [h('h2', { class: 'online-title', text: t.t('onlineTitle') })];
+  const stage = match.stage;
+  const leave = (): void => {
+    env.leaveAddress();
+    kit.chooseModeAgain();
+  };
+  const footer = h('div', { class: 'game-buttons' }, button(t.t('onlineLeave'), leave, { key: 'leave-room' }));
+  const msg = (text: string, tone = ''): Node => h('p', { class: `online-message ${tone}`.trim(), text, attrs: { 'data-online-message': '' } });
+
+  switch (stage.kind) {
+    case 'creating':
+      return [...out, msg(t.t('onlineCreating')), footer];
+    case 'looking':
+      return [...out, msg(t.t('onlineLooking')), footer];
+    case 'joining':
+      return [...out, msg(t.t('onlineJoining')), footer];
+    case 'failed':
+      return [
+        ...out,
+        msg(t.t('onlineFailed', { code: stage.code }), 'warn'),
+        button(t.t('onlineRetry'), () => match.retry(), { key: 'online-retry', class: 'btn primary wide' }),
+        footer,
+      ];
+    case 'invited':
+      switch (stage.look) {
+        case 'open':
+          return [
+            ...out,
+            h('h3', { text: t.t('onlineInviteTitle') }),
+            msg(t.t('onlineInviteText', { side: t.side('gote') })),
+            button(t.t('onlineJoin'), () => match.join(), { key: 'online-join', class: 'btn primary wide' }),
+            footer,
+          ];
+        case 'full':
+          return [...out, msg(t.t('onlineFull'), 'warn room-full'), footer];
+        case 'closed':
+          return [...out, msg(t.t('onlineRoomClosed'), 'warn'), footer];
+        case 'missing':
+          return [...out, msg(t.t('onlineMissing'), 'warn'), footer];
+      }
+      break;
+    case 'seated':
+      break;
+  }
+
+  out.push(connectionEl(match, kit));
+  const s = match.state;
+  if (s === null) {
+    const err = match.lastError;
+    if (err?.code === 'no_room' || err?.code === 'bad_token') out.push(msg(t.t('onlineMissing'), 'warn'));
+    else if (err?.code === 'room_closed') out.push(msg(t.t('onlineRoomClosed'), 'warn'));
+    else out.push(msg(t.t('onlineLoading')));
+    return [...out, footer];
+  }
+  const side = t.side(s.side);
+  const badge = h('span', { class: `side-badge side-${s.side}`, text: side });
+  const connected = match.connection?.kind === 'open';
+  const cpu = cpuMode(kit.modes);
+
+  if (s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging' && match.room !== null) {
+    out.push(inviteEl(env.roomUrl(match.room), kit, match.phase.kind !== 'setup'));
+  }
+  if (s.cpuOffer && (s.phase === 'arranging' || s.phase === 'playing')) {
+    out.push(
+      h(
+        'div',
+        { class: 'online-offer', attrs: { role: 'alert' } },
+        h('p', { text: t.t('onlineCpuOffer') }),
+        cpu === undefined
+          ? null
+          : button(t.t('onlineCpuOfferTake'), () => {
+              match.abandon();
+              env.leaveAddress();
+              kit.startMode(cpu);
+            }, { key: 'online-cpu-offer', class: 'btn primary wide' }),
+        h('p', { class: 'hint', text: t.t('onlineCpuOfferWait') }),
+      ),
+    );
+  }
+
+  const err = match.lastError;
+  const refused = err !== null && err.code !== 'stale_version' ? msg(t.t('onlineRefused', { code: err.code }), 'warn') : null;
+
+  switch (s.phase) {
+    case 'arranging': {
+      const p = match.phase;
+      if (p.kind === 'setup') {
+        out.push(
+          h('h2', { text: t.t('onlineSetupTitle', { side }) }),
+          h('p', { class: 'hint', text: t.t('onlineSetupHint') }),
+          kit.notice(),
+          refused,
+          kit.setupTools(match, p.setup),
+          button(t.t('onlineConfirm'), () => {
+            if (!match.confirmSetup()) kit.note(t.t(connected ? 'onlineRefused' : 'onlineNotConnected', { code: '' }), 'warn');
+            kit.update();
+          }, { key: 'confirm', class: 'btn primary wide', disabled: !connected }),
+        );
+      } else {
+        out.push(
+          h('h2', { text: t.t('onlineWaitingTitle') }),
+          h('p', { class: 'hint', text: t.t('onlineWaitingHint') }),
+          msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
+          button(t.t('onlineRearrange'), () => {
+            match.unarrange();
+            kit.update();
+          }, { key: 'unarrange', class: 'btn wide', disabled: !connected }),
+        );
+      }
+      if (s.seat === 'host' && s.opponent === 'none' && cpu !== undefined) {
+        out.push(button(t.t('onlineCpuNow'), () => {
+          env.leaveAddress();
+          kit.startMode(cpu);
+        }, { key: 'online-cpu-now', class: 'btn wide' }));
+      }
+      break;
+    }
+    case 'playing': {
+      const p = match.phase;
+      const mine = s.view?.to_move === s.side;
+      const title = mine ? (p.kind === 'turn' ? 'onlineYourTurn' : 'onlineSending') : 'onlineTheirTurn';
+      out.push(
+        h('h2', {}, badge, ' ', t.t(title)),
+        h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }),
+        refused,
+        kit.reports(match.reports),
+      );
+      if (s.view !== null) out.push(kit.removed(s.view));
+      out.push(kit.resign(match, s.side));
+      break;
+    }
+    case 'finished': {
+      const status = s.view?.status;
+      out.push(
+        h(
+          'div',
+          { class: 'result', attrs: { tabindex: '-1', role: 'status' } },
+          h('h2', { text: t.t('overTitle') }),
+          h('p', { class: 'result-text', text: status === undefined ? '' : kit.statusText(status) }),
+          h('p', { class: 'hint', text: t.t('revealedNote') }),
+        ),
+        kit.reports(match.reports),
+      );
+      if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
+      if (s.rematch.opponent && !s.rematch.you) out.push(msg(t.t('onlineRematchAsked')));
+      if (s.rematch.you) out.push(msg(t.t('onlineRematchSent')));
+      else {
+        out.push(button(t.t('onlineRematch'), () => {
+          match.restart();
+          kit.update();
+        }, { key: 'rematch', class: 'btn primary wide', disabled: !connected }));
+      }
+      break;
+    }
+    case 'closed':
+      out.push(msg(t.t(s.closed === 'abandoned' ? 'onlineClosedAbandoned' : 'onlineClosedExpired'), 'warn'));
+      break;
+  }
+  if (s.phase === 'playing' || s.phase === 'finished') out.push(kit.log(match));
+  out.push(footer);
+  return out;
+}
+
+function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
+  const t = kit.i18n;
+  const c = match.connection;
+  const s = match.state;
+  let text: string;
+  let cls: string;
+  switch (c?.kind ?? 'connecting') {
+    case 'open':
+      text = t.t('onlineConnected');
+      cls = 'open';
+      break;
+    case 'waiting':
+      text = t.t('onlineReconnecting', { seconds: c?.kind === 'waiting' ? Math.ceil(c.retryMs / 1000) : 0 });
+      cls = 'waiting';
+      break;
+    case 'stopped':
+      text = t.t('onlineStopped');
+      cls = 'stopped';
+      break;
+    default:
+      text = t.t('onlineConnecting');
+      cls = 'connecting';
+  }
+  const presence =
+    s === null || c?.kind !== 'open'
+      ? null
+      : t.t(s.opponent === 'none' ? 'onlineOpponentNone' : s.opponent === 'connected' ? 'onlineOpponentConnected' : 'onlineOpponentAway');
+  return h(
+    'div',
+    { class: 'online-status', attrs: { role: 'status', 'data-connection': cls } },
+    h('p', {}, h('span', { class: `online-dot ${cls}`, attrs: { 'aria-hidden': 'true' } }), ' ', text),
+    c?.kind === 'waiting' ? button(t.t('onlineReconnectNow'), () => match.reconnectNow(), { key: 'reconnect', class: 'btn ghost' }) : null,
+    s === null ? null : h('p', { class: 'small', text: t.t('onlineYouPlay', { side: t.side(s.side) }) }),
+    presence === null ? null : h('p', { class: 'small', attrs: { 'data-presence': s?.opponent ?? '' }, text: presence }),
+  );
+}
+
+function inviteEl(url: string, kit: PanelKit, withNotice: boolean): Node {
+  const t = kit.i18n;
+  const input = h('input', { class: 'online-url', attrs: { type: 'text', readonly: '', value: url, 'aria-label': t.t('onlineUrlLabel') } });
+  input.dataset['focusKey'] = 'room-url';
+  input.addEventListener('focus', () => input.select());
+  const copy = button(t.t('onlineCopy'), () => {
+    const done = (ok: boolean): void => {
+      if (!ok) input.select();
+      kit.note(t.t(ok ? 'onlineCopied' : 'onlineCopyFailed'), ok ? 'info' : 'warn');
+      kit.update();
+    };
+    if (navigator.clipboard === undefined) done(false);
+    else navigator.clipboard.writeText(url).then(() => done(true), () => done(false));
+  }, { key: 'copy-url', class: 'btn primary' });
+  const share =
+    typeof navigator.share === 'function'
+      ? button(t.t('onlineShare'), () => {
+          navigator.share({ title: t.t('appTitle'), text: t.t('onlineShareText'), url }).catch(() => {
+            // Cancelled by the player, or refused: the URL is still there to copy.
+          });
+        }, { key: 'share-url', class: 'btn' })
+      : null;
+  return h(
+    'div',
+    { class: 'online-invite' },
+    h('h3', { text: t.t('onlineShareTitle') }),
+    h('label', { class: 'online-url-label' }, h('span', { class: 'sr-only', text: t.t('onlineUrlLabel') }), input),
+    h('div', { class: 'button-row' }, copy, share),
+    withNotice ? kit.notice() : null,
+  );
+}
+
+/** Narrows a match to the online one (the panel only draws those). */
+export function isOnline(match: Match): match is OnlineMatch {
+  return 'stage' in match && 'takeAnnouncements' in match;
+}
