@@ -1,0 +1,183 @@
+// Browser end-to-end tests of "play a friend by URL": two people (two browser contexts, each its
+// own storage) in real Chromium against the real server, the server as referee.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { kindNames, startBrowser } from '../e2e-support/game.mjs';
+import {
+  confirmArrangement,
+  createRoom,
+  leaksInFrames,
+  leaksOnPage,
+  onlineServer,
+  openOnlinePage,
+  ownPieces,
+  phase,
+  playRandomMove,
+  seeded,
+  waitPhase,
+} from '../e2e-support/online.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await onlineServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** Host creates a room, the friend opens its URL and joins; both are arranging. */
+async function roomWithFriend() {
+  const host = await openOnlinePage(browser, server.url);
+  const url = await createRoom(host);
+  assert.match(url, /\?room=[A-Za-z0-9_-]{22}$/, 'the URL names the room and nothing else (no token)');
+  const guest = await openOnlinePage(browser, url);
+  await guest.waitForSelector('[data-focus-key="online-join"]');
+  assert.match(await guest.textContent('.panel'), /You will play Gote/);
+  await guest.click('[data-focus-key="online-join"]');
+  await waitPhase(guest, ['setup']);
+  await host.waitForSelector('[data-presence="connected"]');
+  return { host, guest, url };
+}
+
+/** The page whose player is to move, waiting for one; null when the game is over. */
+async function nextMover(a, b, timeout = 20_000) {
+  const until = Date.now() + timeout;
+  while (Date.now() < until) {
+    const [pa, pb] = [await phase(a), await phase(b)];
+    if (pa === 'over' || pb === 'over') return null;
+    if (pa === 'turn') return a;
+    if (pb === 'turn') return b;
+    await new Promise((ok) => setTimeout(ok, 30));
+  }
+  throw new Error('neither player got the turn');
+}
+
+describe('play a friend by URL', () => {
+  it('two browsers play a whole game to its natural end; a refresh resumes; a third visitor is turned away; nothing hidden reaches a player', async () => {
+    const { host, guest, url } = await roomWithFriend();
+    // The host can arrange before the friend comes (checked in the other test); here: sides.
+    assert.equal(await host.getAttribute('.grid', 'data-viewer'), 'sente');
+    assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'gote');
+
+    // A third visitor is told the room is full.
+    const third = await openOnlinePage(browser, url);
+    await third.waitForSelector('.room-full');
+    assert.match(await third.textContent('.room-full'), /This room is full/);
+    assert.equal(await third.$$eval('.cell.has-piece', (els) => els.length), 0);
+    await third.close();
+
+    await confirmArrangement(guest);
+    await guest.waitForSelector('[data-focus-key="unarrange"]');
+    await confirmArrangement(host);
+    await waitPhase(host, ['turn']);
+    await waitPhase(guest, ['moved']);
+    assert.match(await guest.textContent('.panel'), /Your friend’s turn/);
+
+    const ids = await kindNames(host, 'id');
+    const names = await kindNames(host, 'en');
+    const random = seeded(606);
+    let plies = 0;
+    let refreshed = false;
+    for (;;) {
+      // Whoever is to move, or null once the game is over.
+      const mover = await nextMover(host, guest);
+      if (mover === null) break;
+      assert.ok(plies < 1500, 'the game should end');
+      if (plies > 0 && plies % 40 === 0) {
+        assert.deepEqual(await leaksOnPage(mover, names), [], `the page of the player to move at ply ${plies}`);
+      }
+      await playRandomMove(mover, random);
+      plies++;
+      // Wait for the referee's answer to reach the mover (the turn passes, or the game ends).
+      await waitPhase(mover, ['moved', 'over']);
+      if (!refreshed && plies === 12) {
+        // A refresh mid-game comes back to the same seat with the same game.
+        refreshed = true;
+        const before = await guest.$$eval('.log li', (els) => els.length);
+        const ownBefore = await ownPieces(guest);
+        await guest.reload();
+        await waitPhase(guest, ['turn', 'moved', 'over']);
+        await guest.waitForSelector('[data-connection="open"]');
+        assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'gote');
+        assert.deepEqual(await ownPieces(guest), ownBefore, 'the same pieces after the refresh');
+        assert.equal(await guest.$$eval('.log li', (els) => els.length), before, 'the same record after the refresh');
+        await host.waitForSelector('[data-presence="connected"]');
+      }
+    }
+    await waitPhase(host, ['over']);
+    await waitPhase(guest, ['over']);
+    assert.ok(refreshed, 'the game lasted past the refresh');
+    const result = await host.textContent('.result-text');
+    assert.equal(await guest.textContent('.result-text'), result);
+    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    // At the end every piece is shown with its kind.
+    for (const page of [host, guest]) {
+      assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
+    }
+    // No frame before the end carried an enemy kind, on either side; the end revealed them.
+    for (const [who, page] of [['host', host], ['guest', guest]]) {
+      assert.ok(page.frames.some((f) => f.t === 'moved'), `${who} received moves`);
+      const started = page.frames.find((f) => f.t === 'started' || (f.t === 'sync' && f.room.view !== undefined));
+      const view = started.view ?? started.room.view;
+      assert.ok(Object.values(view.pieces).some((p) => p.side === view.side && p.kind !== undefined), `the ${who} sees their own kinds`);
+      assert.deepEqual(leaksInFrames(page.frames, ids), [], `frames received by the ${who}`);
+      const ended = page.frames.find((f) => f.t === 'ended');
+      assert.ok(ended !== undefined && Array.isArray(ended.view.removed.enemy), `the ${who} got the revealed end`);
+    }
+    console.log(`# online game: ${plies} plies, result: ${result}`);
+    await host.close();
+    await guest.close();
+  });
+
+  it('arranging before the friend comes, re-arranging, resignation, and swapping sides for the next game', async () => {
+    const host = await openOnlinePage(browser, server.url);
+    const url = await createRoom(host);
+    assert.match(await host.textContent('.panel'), /Your friend has not come yet/);
+    assert.equal(await host.isVisible('[data-focus-key="copy-url"]'), true);
+    // Arrange and hold the arrangement before the friend has come; then take it back and hold again.
+    await waitPhase(host, ['setup']);
+    await confirmArrangement(host);
+    await host.waitForSelector('[data-focus-key="unarrange"]');
+    await host.click('[data-focus-key="unarrange"]');
+    await waitPhase(host, ['setup']);
+    await host.click('[data-focus-key="mirror"]');
+    const mirrored = await ownPieces(host);
+    await confirmArrangement(host);
+    await host.waitForSelector('[data-focus-key="unarrange"]');
+
+    const guest = await openOnlinePage(browser, url);
+    await guest.click('[data-focus-key="online-join"]');
+    await waitPhase(guest, ['setup']);
+    await confirmArrangement(guest);
+    await waitPhase(host, ['turn']);
+    assert.deepEqual(await ownPieces(host), mirrored, 'the game starts from the held arrangement');
+
+    // The guest resigns on the host's turn (resigning works at any time): two presses.
+    await guest.click('[data-focus-key="resign"]');
+    await guest.click('[data-focus-key="resign"]');
+    await waitPhase(host, ['over']);
+    await waitPhase(guest, ['over']);
+    assert.match(await host.textContent('.result-text'), /Sente wins: Gote resigned/);
+
+    // Swap sides and play again: the host asks, the guest accepts; both arrange anew.
+    await host.click('[data-focus-key="rematch"]');
+    await host.waitForSelector('text=Waiting for your friend to accept');
+    await guest.waitForSelector('text=Your friend wants to play again');
+    await guest.click('[data-focus-key="rematch"]');
+    await waitPhase(host, ['setup']);
+    await waitPhase(guest, ['setup']);
+    assert.equal(await host.getAttribute('.grid', 'data-viewer'), 'gote');
+    assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'sente');
+    await confirmArrangement(host);
+    await confirmArrangement(guest);
+    await waitPhase(guest, ['turn']);
+    await waitPhase(host, ['moved']);
+    await host.close();
+    await guest.close();
+  });
+});
