@@ -5,14 +5,14 @@
  * is created here and handed what it needs.
  */
 import type { BoardState, BoardView } from './board';
-import type { Engine, Side, Square, Status } from './engine';
+import type { Engine, Side, Square, Status, View } from './engine';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
 import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { Match, Phase } from './state/match';
 import type { Report } from './state/messages';
-import { ArrangementStore, type SetupEvent } from './state/setup';
+import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
@@ -22,6 +22,37 @@ export interface AppEnv {
   readonly languages: readonly string[];
   /** Seeds for automatic arrangements. */
   readonly random: () => number;
+}
+
+/**
+ * The page's parts a mode may use to draw its own panel (`Mode.panel`, e.g. the online rooms),
+ * so every mode shows the same reports, lists and buttons.
+ */
+export interface PanelKit {
+  readonly i18n: I18n;
+  /** Redraws the page. */
+  update(): void;
+  /** Shows a notice in the panel and announces it. */
+  note(text: string, tone?: 'info' | 'warn'): void;
+  /** Announces text in the live region. */
+  say(text: string): void;
+  notice(): Node;
+  /** Re-arrange, mirror, previous, undo. */
+  setupTools(match: Match, setup: SetupState): Node;
+  reports(reports: readonly Report[]): Node;
+  /** Removed pieces during the game (own by kind, the enemy's as a count). */
+  removed(view: View): Node;
+  /** Both sides' removed pieces after the end. */
+  revealedRemoved(view: View): Node[];
+  log(match: Match): Node;
+  /** The two-press resign button. */
+  resign(match: Match, side: Side): Node;
+  statusText(status: Status): string;
+  reportText(r: Report): string;
+  /** The start screen's modes, and starting one. */
+  readonly modes: readonly Mode[];
+  startMode(mode: Mode): void;
+  chooseModeAgain(): void;
 }
 
 type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: Match; readonly off: () => void };
@@ -242,7 +273,7 @@ export class App {
       // Nothing said to the last player may remain for the next one to read.
       this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
     }
-    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.matchPanel(match)));
+    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)));
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
@@ -355,6 +386,78 @@ export class App {
     return [h('h2', { text: t.t('chooseMode') }), list];
   }
 
+  private panelFor(match: Match): Node[] {
+    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    return mode?.panel?.(match, this.panelKit()) ?? this.matchPanel(match);
+  }
+
+  private panelKit(): PanelKit {
+    return {
+      i18n: this.i18n,
+      update: () => this.update(),
+      note: (text, tone) => this.note(text, tone),
+      say: (text) => this.say(text),
+      notice: () => this.noticeEl(),
+      setupTools: (match, setup) => this.setupTools(match, setup),
+      reports: (reports) => this.reportsEl(reports),
+      removed: (view) => this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle),
+      revealedRemoved: (view) => {
+        const other = view.side === 'sente' ? 'gote' : 'sente';
+        return [
+          this.removedListEl(this.i18n.t('removedOwn'), view.side, view.removed.own),
+          this.removedListEl(this.i18n.t('removedEnemy'), other, view.removed.enemy ?? []),
+        ];
+      },
+      log: (match) => this.logEl(match),
+      resign: (match, side) => this.resignButton(match, side),
+      statusText: (status) => this.statusText(status),
+      reportText: (r) => this.reportText(r),
+      modes: MODES,
+      startMode: (mode) => this.startMode(mode),
+      chooseModeAgain: () => this.chooseModeAgain(),
+    };
+  }
+
+  private setupTools(match: Match, s: SetupState): Node {
+    const t = this.i18n;
+    return h(
+      'div',
+      { class: 'button-grid' },
+      button(t.t('rearrange'), () => {
+        s.rearrange(this.env.random());
+        this.note(t.t('rearranged'));
+        this.update();
+      }, { key: 'rearrange' }),
+      button(t.t('mirror'), () => {
+        s.mirror();
+        this.note(t.t('mirrored'));
+        this.update();
+      }, { key: 'mirror' }),
+      button(t.t('previous'), () => {
+        this.note(match.loadPrevious() ? t.t('previousLoaded') : t.t('noPrevious'));
+        this.update();
+      }, { key: 'previous' }),
+      button(t.t('undoSwap'), () => {
+        if (s.undo()) this.note(t.t('undone'));
+        this.update();
+      }, { key: 'undo', disabled: !s.canUndo }),
+    );
+  }
+
+  private resignButton(match: Match, side: Side): Node {
+    const t = this.i18n;
+    return button(this.resignArmed ? t.t('resignConfirm', { side: t.side(side) }) : t.t('resign'), () => {
+      if (!this.resignArmed) {
+        this.resignArmed = true;
+        this.update();
+        return;
+      }
+      const status = match.resign();
+      if (status !== null) this.say(this.statusText(status));
+      this.update();
+    }, { key: 'resign', class: this.resignArmed ? 'btn danger wide' : 'btn wide' });
+  }
+
   private matchPanel(match: Match): Node[] {
     const t = this.i18n;
     const p = match.phase;
@@ -372,28 +475,7 @@ export class App {
           h('h2', { text: t.t('setupTitle', { side }) }),
           h('p', { class: 'hint', text: t.t('setupHint') }),
           this.noticeEl(),
-          h(
-            'div',
-            { class: 'button-grid' },
-            button(t.t('rearrange'), () => {
-              s.rearrange(this.env.random());
-              this.note(t.t('rearranged'));
-              this.update();
-            }, { key: 'rearrange' }),
-            button(t.t('mirror'), () => {
-              s.mirror();
-              this.note(t.t('mirrored'));
-              this.update();
-            }, { key: 'mirror' }),
-            button(t.t('previous'), () => {
-              this.note(match.loadPrevious() ? t.t('previousLoaded') : t.t('noPrevious'));
-              this.update();
-            }, { key: 'previous' }),
-            button(t.t('undoSwap'), () => {
-              if (s.undo()) this.note(t.t('undone'));
-              this.update();
-            }, { key: 'undo', disabled: !s.canUndo }),
-          ),
+          this.setupTools(match, s),
           button(t.t('confirm'), () => {
             match.confirmSetup();
             this.update();
@@ -425,18 +507,7 @@ export class App {
           }, { key: 'hand-over', class: 'btn primary wide' }));
         }
         if (view !== null) out.push(this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle));
-        out.push(
-          button(this.resignArmed ? t.t('resignConfirm', { side }) : t.t('resign'), () => {
-            if (!this.resignArmed) {
-              this.resignArmed = true;
-              this.update();
-              return;
-            }
-            const status = match.resign();
-            if (status !== null) this.say(this.statusText(status));
-            this.update();
-          }, { key: 'resign', class: this.resignArmed ? 'btn danger wide' : 'btn wide' }),
-        );
+        out.push(this.resignButton(match, p.side));
         break;
       }
       case 'over': {

@@ -2,7 +2,9 @@
  * The ways to play offered on the start screen. Only modes that work are listed; a new mode
  * (CPU, friend by URL) adds an entry here that builds its own `Match`.
  */
+import type { PanelKit } from './app';
 import type { MessageKey } from './i18n';
+import { friendMode } from './online/modes';
 import { CPU_MODES } from './cpu/modes';
 import { LocalMatch, type Match, type MatchContext } from './state/match';
 
@@ -11,6 +13,8 @@ export interface Mode {
   readonly title: MessageKey;
   readonly description: MessageKey;
   create(ctx: MatchContext): Match;
+  /** Draws the panel itself with the page's parts (null or absent: the page's own panel). */
+  panel?(match: Match, kit: PanelKit): Node[] | null;
 }
 
 export const MODES: readonly Mode[] = [
@@ -20,5 +24,6 @@ export const MODES: readonly Mode[] = [
     description: 'modeLocalDesc',
     create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random),
   },
+  friendMode(null),
   ...CPU_MODES,
 ];
