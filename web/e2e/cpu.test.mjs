@@ -1,0 +1,189 @@
+// Browser end-to-end tests of the CPU modes in real Chromium: the CPU thinks in a Web Worker over
+// the wasm engine, the page shows only the human's view.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { focusedName, kindNames, openPage, pressSquare, startBrowser, startServer, tabTo } from '../e2e-support/game.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+
+/** Waits until the CPU has answered: the human's turn again, or the end. */
+async function waitForHuman(page) {
+  await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest.phase()), null, { timeout: 30_000 });
+  return phase(page);
+}
+
+/**
+ * No kind of the CPU's pieces anywhere in the page: its cells carry no kind and their names say
+ * only "enemy piece"; the removed list gives the enemy's losses as a count. Own kinds are allowed.
+ */
+async function assertNoEnemyKind(page, cpuSide) {
+  const enemy = await page.$$eval(`.cell.${cpuSide}`, (els) =>
+    els.map((e) => ({ kind: e.dataset.kind ?? null, label: e.getAttribute('aria-label') ?? '', text: e.textContent ?? '' })),
+  );
+  assert.ok(enemy.length > 0, 'enemy pieces are on the board');
+  const names = await kindNames(page, 'en');
+  for (const cell of enemy) {
+    assert.equal(cell.kind, null, 'an enemy cell carries a kind');
+    assert.match(cell.label, /, enemy piece/);
+    for (const n of names) assert.ok(!new RegExp(`\\b${n}\\b`, 'i').test(cell.label + ' ' + cell.text), `enemy cell names ${n}`);
+  }
+  const removedEnemy = (await page.textContent('.removed-enemy').catch(() => '')) ?? '';
+  for (const n of names) assert.ok(!new RegExp(`\\b${n}\\b`, 'i').test(removedEnemy), `enemy losses name ${n}`);
+}
+
+describe('playing the CPU', () => {
+  it('plays a whole game against the beginner with the keyboard alone, then plays again', async () => {
+    const page = await openPage(browser, server.url);
+    await tabTo(page, /^Play the CPU: beginner/);
+    await page.keyboard.press('Enter');
+    // No curtain: the human arranges at once, with the focus on the board.
+    assert.equal(await phase(page), 'setup');
+    assert.match(await focusedName(page), /^[a-f]\d, your /);
+    assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
+    await tabTo(page, 'Confirm this arrangement');
+    await page.keyboard.press('Enter');
+    assert.equal(await waitForHuman(page), 'turn');
+
+    let rng = 4242;
+    const random = (n) => {
+      rng = (rng * 1103515245 + 12345) % 2147483648;
+      return rng % n;
+    };
+    const officers = ['general', 'lieutenant_general', 'major_general', 'colonel', 'lieutenant_colonel', 'major'];
+    let plies = 0;
+    let sawThinking = false;
+    let cpuReports = 0;
+    const thinkingPhases = [];
+    while ((await phase(page)) === 'turn') {
+      assert.ok(plies < 800, 'the game should end');
+      if (plies % 10 === 0) await assertNoEnemyKind(page, 'gote');
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      assert.ok(moves.length > 0);
+      const own = await page.evaluate(() => {
+        const out = {};
+        for (const el of document.querySelectorAll('.cell.own[data-kind]')) out[el.dataset.square] = el.dataset.kind;
+        return out;
+      });
+      const enemies = await page.$$eval('.cell.enemy', (els) => els.map((el) => el.dataset.square));
+      const row = (sq) => Number(sq.at(-1));
+      const occupy = moves.filter(([from, to]) => to === 'cd8' && officers.includes(own[from]));
+      const fights = moves.filter(([, to]) => enemies.includes(to));
+      const forward = moves.filter(([from, to]) => row(to) > row(from));
+      const pool =
+        occupy.length > 0 ? occupy : fights.length > 0 && random(10) < 7 ? fights : forward.length > 0 && random(10) < 8 ? forward : moves;
+      const [from, to] = pool[random(pool.length)];
+      await pressSquare(page, from);
+      assert.match(await focusedName(page), new RegExp(`^${from}, your .*selected`));
+      await pressSquare(page, to);
+      plies++;
+      const after = await phase(page);
+      if (after === 'over') break;
+      assert.equal(after, 'waiting');
+      thinkingPhases.push(after);
+      if (!sawThinking) {
+        assert.equal((await page.textContent('[data-waiting]')).trim(), 'The CPU is thinking…');
+        // The page stays responsive while the worker thinks: the language menu still answers.
+        assert.equal(await page.evaluate(() => document.querySelector('select.lang') !== null), true);
+        sawThinking = true;
+      }
+      if ((await waitForHuman(page)) === 'over') break;
+      const live = await page.textContent('.live');
+      if (/The enemy moved/.test(live)) cpuReports++;
+      // Back on the board for the next move.
+      assert.match(await focusedName(page), /^([a-f]\d|cd\d), your /);
+    }
+    assert.equal(await phase(page), 'over');
+    assert.ok(sawThinking, 'the thinking indicator was shown');
+    assert.ok(cpuReports > 0, "the CPU's moves were announced");
+    const result = (await page.textContent('.result-text')).trim();
+    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    // At the end everything is revealed.
+    assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
+    assert.ok((await page.$$eval('.cell.gote[data-kind]', (els) => els.length)) > 0);
+    console.log(`# CPU game (beginner): ${plies} human moves, result: ${result}`);
+
+    // Play again: back to the arrangement, nothing of the CPU shown.
+    await tabTo(page, 'Play again');
+    await page.keyboard.press('Enter');
+    assert.equal(await phase(page), 'setup');
+    assert.equal(await page.$$eval('.cell.gote', (els) => els.length), 0);
+    assert.equal(await page.$$eval('.cell[data-kind]', (els) => els.length), 23);
+    await tabTo(page, 'Confirm this arrangement');
+    await page.keyboard.press('Enter');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.equal(await page.evaluate(() => window.gunjinTest.legalMoves().length > 0), true);
+    await tabTo(page, 'Choose the mode again');
+    await page.keyboard.press('Enter');
+    assert.equal(await phase(page), 'start');
+    await page.close();
+  });
+
+  it('moves first as sente when the human starts as gote, showing only the human’s view', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="cpu-gote"]');
+    assert.equal(await phase(page), 'setup');
+    // Gote's camp at the bottom of the board.
+    assert.equal(await page.$eval('.cell[data-square="cd8"]', (el) => Number(el.dataset.row)), 7);
+    await page.click('[data-focus-key="confirm"]');
+    const first = await phase(page);
+    assert.ok(first === 'waiting' || first === 'turn', first);
+    assert.equal(await waitForHuman(page), 'turn');
+    const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
+    assert.ok(log > 0);
+    assert.match(await page.textContent('.reports'), /The enemy moved [a-f]\d → [a-f]\d\./);
+    assert.match(await page.textContent('.log-box summary'), /\(1\)/);
+    await assertNoEnemyKind(page, 'sente');
+    // Resign while it is the human's turn: two presses, then everything is revealed.
+    await page.click('[data-focus-key="resign"]');
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    assert.equal((await page.textContent('.result-text')).trim(), 'Sente wins: Gote resigned.');
+    assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
+    await page.close();
+  });
+
+  it('never puts a CPU kind in the page during a game (Japanese, intermediate)', async () => {
+    const page = await openPage(browser, server.url, { lang: 'ja' });
+    await page.click('.mode-button[data-mode="cpu-intermediate"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    for (let i = 0; i < 4 && (await phase(page)) === 'turn'; i++) {
+      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      if ((await phase(page)) === 'waiting') {
+        assert.match(await page.textContent('[data-waiting]'), /CPUが考えています/);
+      }
+      await waitForHuman(page);
+      const enemyKinds = await page.$$eval('.cell.gote[data-kind]', (els) => els.length);
+      assert.equal(enemyKinds, 0);
+      const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
+      for (const l of labels) assert.match(l, /相手の駒/);
+    }
+    // The whole document: no kind id outside the human's own cells and lists.
+    const ids = await kindNames(page, 'id');
+    const text = await page.evaluate(() => {
+      const parts = [];
+      for (const el of document.querySelectorAll('*')) {
+        if (el.closest('.cell.own, .removed-own')) continue;
+        for (const a of el.attributes) parts.push(a.value);
+      }
+      return parts.join('\n');
+    });
+    for (const id of ids) assert.ok(!new RegExp(`(^|[^a-z_])${id}([^a-z_]|$)`).test(text), `kind id ${id} in the page`);
+    await page.close();
+  });
+});
