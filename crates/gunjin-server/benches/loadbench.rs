@@ -93,7 +93,9 @@ fn serve(db: &str) {
         .build()
         .unwrap();
     rt.block_on(async {
-        let state: RoomsState = RoomsState::open(RoomsConfig::new(db)).unwrap();
+        let mut config = RoomsConfig::new(db);
+        config.creations_per_sec = 100_000;
+        let state: RoomsState = RoomsState::open(config).unwrap();
         let watched = state.clone();
         tokio::spawn(async move {
             let mut last = (0, 0, 0);
@@ -118,6 +120,9 @@ fn serve(db: &str) {
         });
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         println!("LISTENING {}", listener.local_addr().unwrap());
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, rooms::router(state)).await.unwrap();
     });
 }
@@ -195,7 +200,7 @@ impl Player {
         let (ws, _) = tokio_tungstenite::connect_async_with_config(
             format!("ws://{addr}/ws/rooms/{room}"),
             Some(config),
-            false,
+            true,
         )
         .await
         .map_err(|e| e.to_string())?;

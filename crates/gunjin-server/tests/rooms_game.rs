@@ -102,38 +102,49 @@ async fn resigning_ends_the_game_on_either_turn() {
     guest.until("ended").await;
 }
 
-#[tokio::test]
+/// Four games (with rematches, so both seats play both sides) and a resync, every frame
+/// checked; returns (games, frames checked).
+async fn leak_room(addr: std::net::SocketAddr, seed: u64) -> (usize, usize) {
+    let (_, _, _, mut host, mut guest) = seated_pair(addr).await;
+    let mut rng = rng(seed);
+    let mut games = 0;
+    for game in 0..4 {
+        if game > 0 {
+            host.send(json!({"t":"rematch"})).await;
+            guest.send(json!({"t":"rematch"})).await;
+            host.until("arranging").await;
+            guest.until("arranging").await;
+        }
+        arrange_both(&mut host, &mut guest, &mut rng).await;
+        play_out(&mut host, &mut guest, &mut rng).await;
+        games += 1;
+    }
+    // A resync mid-way through the next game is checked as well.
+    host.send(json!({"t":"rematch"})).await;
+    guest.send(json!({"t":"rematch"})).await;
+    host.until("arranging").await;
+    guest.until("arranging").await;
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+    host.send(json!({"t":"sync"})).await;
+    let s = host.until("sync").await;
+    assert_eq!(s["room"]["phase"], "playing");
+    guest.send(json!({"t":"sync"})).await;
+    guest.until("sync").await;
+    (games, host.checked + guest.checked)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_enemy_kind_in_any_frame_over_many_random_games() {
     let dir = tempdir::Dir::new("leak");
     let server = start(test_config(&dir), None).await;
-    let mut games = 0;
-    let mut frames = 0;
-    for room_seed in 0..3u64 {
-        let (_, _, _, mut host, mut guest) = seated_pair(server.addr).await;
-        let mut rng = rng(100 + room_seed);
-        for game in 0..4 {
-            if game > 0 {
-                host.send(json!({"t":"rematch"})).await;
-                guest.send(json!({"t":"rematch"})).await;
-                host.until("arranging").await;
-                guest.until("arranging").await;
-            }
-            arrange_both(&mut host, &mut guest, &mut rng).await;
-            play_out(&mut host, &mut guest, &mut rng).await;
-            games += 1;
-        }
-        // A resync mid-way through the next game is checked as well.
-        host.send(json!({"t":"rematch"})).await;
-        guest.send(json!({"t":"rematch"})).await;
-        host.until("arranging").await;
-        guest.until("arranging").await;
-        arrange_both(&mut host, &mut guest, &mut rng).await;
-        host.send(json!({"t":"sync"})).await;
-        let s = host.until("sync").await;
-        assert_eq!(s["room"]["phase"], "playing");
-        guest.send(json!({"t":"sync"})).await;
-        guest.until("sync").await;
-        frames += host.checked + guest.checked;
+    let rooms: Vec<_> = (0..3u64)
+        .map(|i| tokio::spawn(leak_room(server.addr, 100 + i)))
+        .collect();
+    let (mut games, mut frames) = (0, 0);
+    for r in rooms {
+        let (g, f) = r.await.unwrap();
+        games += g;
+        frames += f;
     }
     assert_eq!(games, 12);
     assert!(frames > 500, "only {frames} frames checked");
@@ -435,4 +446,36 @@ async fn a_huge_frame_closes_only_that_connection() {
     let mut c = Client::connect(server.addr, &room).await;
     c.hello(&token, 0).await;
     assert_eq!(c.recv().await["t"], "sync");
+}
+
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_hello_timeout() {
+    let dir = tempdir::Dir::new("hello");
+    let mut config = test_config(&dir);
+    config.hello_timeout = Duration::from_millis(300);
+    let server = start(config, None).await;
+    let (room, _) = create(server.addr).await;
+    let mut c = Client::connect(server.addr, &room).await;
+    c.expect_error("not_authenticated").await;
+    assert!(c.closed_within(Duration::from_secs(5)).await);
+}
+
+#[tokio::test]
+async fn room_creation_is_rate_limited_server_wide() {
+    let dir = tempdir::Dir::new("creations");
+    let mut config = test_config(&dir);
+    config.creations_per_sec = 1;
+    let server = start(config, None).await;
+    // A burst of ten, then one a second: thirty quick tries meet a refusal.
+    let mut refused = None;
+    for i in 0..30 {
+        let (status, body) = http(server.addr, "POST", "/api/rooms", None).await;
+        if status != 201 {
+            refused = Some((i, status, body["error"]["code"].clone()));
+            break;
+        }
+    }
+    let (i, status, code) = refused.expect("a refusal");
+    assert!(i >= 10, "the burst allows ten");
+    assert_eq!((status, code), (429, json!("rate_limited")));
 }

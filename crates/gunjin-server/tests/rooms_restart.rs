@@ -35,6 +35,9 @@ fn child_server() {
         let file = std::env::var(ADDR_VAR).unwrap();
         std::fs::write(format!("{file}.tmp"), addr).unwrap();
         std::fs::rename(format!("{file}.tmp"), file).unwrap();
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, rooms::router(state)).await.unwrap();
     });
 }

@@ -82,6 +82,9 @@ pub struct RoomsConfig {
     pub tick: Option<Duration>,
     /// How long a new connection may take to send `hello`.
     pub hello_timeout: Duration,
+    /// Room creations allowed per second, server-wide (bursts of `10 ×` this); more get
+    /// `rate_limited` (HTTP 429). Keeps a flood from filling the disk.
+    pub creations_per_sec: u32,
 }
 
 impl RoomsConfig {
@@ -102,6 +105,7 @@ impl RoomsConfig {
             max_age: Duration::from_secs(24 * 60 * 60),
             tick: Some(Duration::from_secs(5)),
             hello_timeout: Duration::from_secs(15),
+            creations_per_sec: 50,
         }
     }
 }
@@ -119,6 +123,8 @@ pub(crate) struct Shared<G: RefereeGame> {
     config: RoomsConfig,
     rooms: Mutex<HashMap<RoomId, mpsc::Sender<Cmd<G>>>>,
     next_conn: AtomicU64,
+    /// Creation allowance: (tokens, last refill).
+    creations: Mutex<(f64, std::time::Instant)>,
 }
 
 impl<G: RefereeGame> Shared<G> {
@@ -170,6 +176,7 @@ impl<G: RefereeGame> RoomsState<G> {
     ) -> Result<RoomsState<G>, RoomsError> {
         let store = Store::open(&config.db_path, clock.now_ms())?;
         let tick = config.tick;
+        let burst = f64::from(config.creations_per_sec) * 10.0;
         let state = RoomsState {
             shared: Arc::new(Shared {
                 store,
@@ -177,6 +184,7 @@ impl<G: RefereeGame> RoomsState<G> {
                 config,
                 rooms: Mutex::new(HashMap::new()),
                 next_conn: AtomicU64::new(1),
+                creations: Mutex::new((burst, std::time::Instant::now())),
             }),
         };
         if let Some(every) = tick {
@@ -276,11 +284,34 @@ impl<G: RefereeGame> RoomsState<G> {
         self.shared.store.count().await
     }
 
+    fn allow_creation(&self) -> bool {
+        let rate = f64::from(self.shared.config.creations_per_sec);
+        let mut bucket = self
+            .shared
+            .creations
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let now = std::time::Instant::now();
+        let refill = now.duration_since(bucket.1).as_secs_f64() * rate;
+        bucket.0 = (bucket.0 + refill).min(rate * 10.0);
+        bucket.1 = now;
+        if bucket.0 >= 1.0 {
+            bucket.0 -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
     /// Creates a room; the creator holds the host seat. Returns the id and the host's token.
     ///
     /// # Errors
-    /// [`RoomError`] with `internal` if no id could be drawn or the room not stored.
+    /// [`RoomError`] with `rate_limited` if rooms are being created too fast, `internal` if no
+    /// id could be drawn or the room not stored.
     pub async fn create(&self) -> Result<(RoomId, Token), RoomError> {
+        if !self.allow_creation() {
+            return Err(RoomError(ErrorCode::RateLimited));
+        }
         let internal = |e: &dyn std::fmt::Display| {
             tracing::error!(error = %e, "rooms: could not create a room");
             RoomError(ErrorCode::Internal)

@@ -682,7 +682,7 @@ impl<G: RefereeGame> Room<G> {
                 };
                 held[seat.index()] = Some(G::validate(side, &setup)?);
                 self.set_ready(seat, true);
-                self.maybe_start()?;
+                self.maybe_start();
                 self.push_snapshot();
                 Ok(())
             }
@@ -754,12 +754,14 @@ impl<G: RefereeGame> Room<G> {
         });
     }
 
-    fn maybe_start(&mut self) -> Result<(), Refusal> {
+    /// Starts the game if both seats hold a set-up. (Events were already emitted for the
+    /// set-up, so a failure here is logged, not refused: the room stays arranging.)
+    fn maybe_start(&mut self) {
         let Phase::Arranging { held } = &self.phase else {
-            return Ok(());
+            return;
         };
         let (Some(h), Some(g)) = (&held[0], &held[1]) else {
-            return Ok(());
+            return;
         };
         let (sente, gote) = if G::deployment_side(h) == Side::Sente {
             (h.clone(), g.clone())
@@ -767,7 +769,17 @@ impl<G: RefereeGame> Room<G> {
             (g.clone(), h.clone())
         };
         let deployments = BySide { sente, gote };
-        let game = G::start(deployments.clone())?;
+        let game = match G::start(deployments.clone()) {
+            Ok(game) => game,
+            Err(r) => {
+                tracing::error!(
+                    room = self.id.short(),
+                    error = r.message,
+                    "rooms: could not start"
+                );
+                return;
+            }
+        };
         self.started_with = Some(deployments);
         self.phase = Phase::Playing { game, plies: 0 };
         for seat in Seat::ALL {
@@ -790,7 +802,6 @@ impl<G: RefereeGame> Room<G> {
             game = self.game_no,
             "rooms: game started"
         );
-        Ok(())
     }
 
     fn play(&mut self, seat: Seat, mv: G::Move, v: u64) -> Result<(), Refusal> {

@@ -47,6 +47,7 @@ fn room_error(RoomError(code): RoomError) -> Response {
         ErrorCode::NoRoom => "no such room (it may have expired)",
         ErrorCode::RoomFull => "both seats of this room are taken",
         ErrorCode::RoomClosed => "this room is closed",
+        ErrorCode::RateLimited => "too many rooms are being created; try again shortly",
         _ => "the server failed",
     };
     http_error(code, message)

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use axum::serve::ListenerExt;
 use futures_util::{SinkExt, StreamExt};
 use gunjin::rand::{Rng, RngExt, SeedableRng, rngs::SmallRng};
 use gunjin::{Deployment, Kind, Side};
@@ -45,6 +46,9 @@ pub async fn start_with(state: RoomsState) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = rooms::router(state.clone());
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let task = tokio::spawn(async move {
         axum::serve(listener, app).await.unwrap();
     });
@@ -137,7 +141,7 @@ impl Client {
         if let Some(o) = origin {
             req.headers_mut().insert("origin", o.parse().unwrap());
         }
-        let (ws, _) = tokio_tungstenite::connect_async(req).await?;
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(req, None, true).await?;
         Ok(Client {
             ws,
             frames: Vec::new(),
