@@ -76,6 +76,10 @@ async fn main() -> ExitCode {
         Ok(bound) => println!("listening on http://{bound}/"),
         Err(e) => eprintln!("bound, but the address is unknown: {e}"),
     }
+    // Small WebSocket frames must leave at once (Nagle's delay would add tens of ms per move).
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     if let Err(e) = axum::serve(listener, app).await {
         eprintln!("server stopped: {e}");
         return ExitCode::FAILURE;
