@@ -137,7 +137,7 @@ function makeEngine(): Engine {
   return {
     kinds,
     squares,
-    battleTable: () => parse<BattleTable>(wasm.battle_table()),
+    battleTable: () => parse<BattleTable>(wasm.battleTable()),
     autoArrangement: (side, seed) => parse<Arrangement>(wasm.autoDeployment(side, seed >>> 0)),
     mirror: (side, arr) => parse<Arrangement>(wasm.mirror(side, JSON.stringify(arr))),
     swap: (side, arr, a, b) => parse<SwapAnswer>(wasm.swap(side, JSON.stringify(arr), a, b)),

@@ -171,7 +171,7 @@ pub fn squares() -> String {
 /// flag really fights is explained beside the table). JSON:
 /// `{"attackers":["general",…],"defenders":["general",…,"mine","flag"],
 ///   "outcomes":[["both","attacker",…],…]}`.
-#[wasm_bindgen]
+#[wasm_bindgen(js_name = battleTable)]
 #[must_use]
 pub fn battle_table() -> String {
     #[derive(Serialize)]
