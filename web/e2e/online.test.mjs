@@ -180,4 +180,19 @@ describe('play a friend by URL', () => {
     await host.close();
     await guest.close();
   });
+
+  it('the creator may play the CPU instead of waiting; an unknown room says so', async () => {
+    const host = await openOnlinePage(browser, server.url);
+    await createRoom(host);
+    await host.click('[data-focus-key="online-cpu-now"]');
+    await host.waitForFunction(() => document.querySelector('.online-title') === null);
+    await waitPhase(host, ['setup']);
+    assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
+    await host.close();
+
+    const lost = await openOnlinePage(browser, `${server.url}?room=${'x'.repeat(22)}`);
+    await lost.waitForSelector('[data-online-message].warn');
+    assert.match(await lost.textContent('[data-online-message].warn'), /There is no such room/);
+    await lost.close();
+  });
 });

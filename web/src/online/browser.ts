@@ -59,5 +59,9 @@ export function browserEnv(): OnlineEnv {
       else url.searchParams.set(ROOM_PARAM, room);
       history.replaceState(history.state, '', url.toString());
     },
+    onOnline: (fn) => {
+      window.addEventListener('online', fn);
+      return () => window.removeEventListener('online', fn);
+    },
   };
 }

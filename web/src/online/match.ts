@@ -21,6 +21,8 @@ export interface OnlineEnv {
   readonly seats: SeatStore;
   /** Shows the room in the address bar (so a refresh comes back), or removes it (null). */
   readonly setAddress: (room: string | null) => void;
+  /** Calls back when the device is online again (a network change); returns a remover. */
+  readonly onOnline?: (fn: () => void) => () => void;
 }
 
 /** Where the online match is, before and around the room's own phases. */
@@ -369,7 +371,12 @@ export class OnlineMatch implements Match {
     const deps: ClientDeps = { connect: () => this.env.socket(room), timers: this.env.timers };
     const client = new RoomClient(token, deps);
     this.client = client;
-    this.offClient = client.onChange(() => this.fromClient());
+    const offChange = client.onChange(() => this.fromClient());
+    const offOnline = this.env.onOnline?.(() => client.reconnectNow()) ?? (() => {});
+    this.offClient = () => {
+      offChange();
+      offOnline();
+    };
   }
 
   private fromClient(): void {
