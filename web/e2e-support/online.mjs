@@ -1,7 +1,13 @@
 // Helpers for the online (friend by URL) end-to-end tests: pages that record every WebSocket
 // frame they receive, room creation and joining, arranging, a random-move player and the
 // hidden-information checks on frames and on the page.
-import { startServer } from './game.mjs';
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startServer, WEB_DIR } from './game.mjs';
 
 /**
  * The server under test: $GUNJIN_URL if set (a server started by hand, e.g. serving a page built
@@ -11,6 +17,68 @@ export async function onlineServer() {
   const url = process.env.GUNJIN_URL;
   if (url !== undefined) return { url: url.endsWith('/') ? url : `${url}/`, stop: async () => {} };
   return startServer();
+}
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort() {
+  return new Promise((ok, fail) => {
+    const srv = createServer();
+    srv.on('error', fail);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => ok(port));
+    });
+  });
+}
+
+/**
+ * A server that can be killed (SIGKILL, like a crash) and started again on the same address and
+ * database. Uses $GUNJIN_SERVER (page embedded) or target/debug/gunjin-server serving
+ * $GUNJIN_WEB_DIR or web/dist.
+ */
+export async function restartableServer() {
+  const bin = process.env.GUNJIN_SERVER ?? join(resolve(WEB_DIR, '..'), 'target', 'debug', 'gunjin-server');
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run cargo xtask test`);
+  const dir = await mkdtemp(join(tmpdir(), 'gunjin-e2e-online-'));
+  const port = await freePort();
+  const args = ['--addr', `127.0.0.1:${port}`, '--db', join(dir, 'rooms.sqlite3')];
+  if (process.env.GUNJIN_SERVER === undefined) args.push('--web-dir', process.env.GUNJIN_WEB_DIR ?? join(WEB_DIR, 'dist'));
+  let child = null;
+  const start = async () => {
+    child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const c = child;
+    await new Promise((ok, fail) => {
+      let text = '';
+      const timer = setTimeout(() => fail(new Error(`server did not start: ${text}`)), 30_000);
+      c.stdout.on('data', (chunk) => {
+        text += chunk;
+        if (/listening on/.test(text)) {
+          clearTimeout(timer);
+          ok();
+        }
+      });
+      c.on('exit', (code) => fail(new Error(`server exited (${code}): ${text}`)));
+    });
+  };
+  const kill = async () => {
+    const c = child;
+    child = null;
+    if (c === null || c.exitCode !== null) return;
+    await new Promise((ok) => {
+      c.on('exit', ok);
+      c.kill('SIGKILL');
+    });
+  };
+  await start();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    kill,
+    start,
+    stop: async () => {
+      await kill();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /**

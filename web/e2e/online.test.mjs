@@ -13,6 +13,7 @@ import {
   ownPieces,
   phase,
   playRandomMove,
+  restartableServer,
   seeded,
   waitPhase,
 } from '../e2e-support/online.mjs';
@@ -31,8 +32,8 @@ after(async () => {
 });
 
 /** Host creates a room, the friend opens its URL and joins; both are arranging. */
-async function roomWithFriend() {
-  const host = await openOnlinePage(browser, server.url);
+async function roomWithFriend(base = server.url) {
+  const host = await openOnlinePage(browser, base);
   const url = await createRoom(host);
   assert.match(url, /\?room=[A-Za-z0-9_-]{22}$/, 'the URL names the room and nothing else (no token)');
   const guest = await openOnlinePage(browser, url);
@@ -194,5 +195,41 @@ describe('play a friend by URL', () => {
     await lost.waitForSelector('[data-online-message].warn');
     assert.match(await lost.textContent('[data-online-message].warn'), /There is no such room/);
     await lost.close();
+  });
+
+  it('both pages reconnect on their own after the server is killed (kill -9) and started again, and the game goes on', async () => {
+    const own = await restartableServer();
+    try {
+      const { host, guest } = await roomWithFriend(own.url);
+      await confirmArrangement(host);
+      await confirmArrangement(guest);
+      const random = seeded(77);
+      const play = async (n) => {
+        for (let i = 0; i < n; i++) {
+          const mover = await nextMover(host, guest);
+          if (mover === null) return;
+          await playRandomMove(mover, random);
+          await waitPhase(mover, ['moved', 'over']);
+        }
+      };
+      await play(6);
+      const plies = await host.$$eval('.log li', (els) => els.length);
+      await own.kill();
+      for (const page of [host, guest]) {
+        await page.waitForSelector('[data-connection="waiting"]');
+        assert.match(await page.textContent('.online-status'), /Connection lost: retrying in \d+ s/);
+      }
+      await own.start();
+      for (const page of [host, guest]) {
+        await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+        assert.equal(await page.$$eval('.log li', (els) => els.length), plies, 'the same record after the restart');
+      }
+      await play(6);
+      assert.ok((await host.$$eval('.log li', (els) => els.length)) > plies || (await phase(host)) === 'over', 'the game went on');
+      await host.close();
+      await guest.close();
+    } finally {
+      await own.stop();
+    }
   });
 });
