@@ -218,4 +218,73 @@ describe('OnlineMatch', () => {
     expect(m.stage.kind).toBe('seated');
     m.dispose();
   });
+
+  it('after a refresh while waiting: shows the held arrangement, and re-arranging starts from it', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'host', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    const s = h.sockets[0]!;
+    s.open();
+    const held = testEngine().autoArrangement('sente', 99);
+    s.receive({ t: 'sync', v: 4, room: { ...ROOM_SYNC, opponent: 'connected', you_ready: true, setup: { side: 'sente', pieces: held } } });
+    expect(m.waiting).toBe(true);
+    expect(m.phase.kind).toBe('moved');
+    expect(m.arrangement('sente')).toEqual(held);
+    expect(m.arrangement('gote')).toBeUndefined();
+    expect(m.unarrange()).toBe(true);
+    s.receive({ t: 'ready', v: 5, who: 'you', ready: false });
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('not arranging');
+    expect(p.setup.arrangement).toEqual(held);
+    m.dispose();
+  });
+
+  it('takes the CPU offer only while it stands', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, opponent: 'away' } });
+    s.receive({ t: 'cpu_offer' });
+    expect(m.state?.cpuOffer).toBe(true);
+    expect(m.abandon()).toBe(true);
+    expect(s.sent.at(-1)).toEqual({ t: 'abandon' });
+    s.receive({ t: 'closed', v: 2, reason: 'abandoned' });
+    expect(m.state?.phase).toBe('closed');
+    expect(m.connection?.kind).toBe('stopped');
+    expect(m.abandon()).toBe(false);
+    m.dispose();
+  });
+
+  it('asks for a rematch once the game is over, and only once', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    const view = {
+      side: 'sente',
+      to_move: 'gote',
+      plies_without_battle: 0,
+      status: { state: 'won', winner: 'sente', reason: 'resignation' },
+      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote', kind: 'spy' } },
+      removed: { own: [], enemy_count: 0, enemy: [] },
+      history: [],
+    };
+    s.receive({ t: 'sync', v: 9, room: { ...ROOM_SYNC, phase: 'finished', opponent: 'connected', view } });
+    expect(m.phase).toEqual({ kind: 'over', side: 'sente', status: view.status });
+    m.restart();
+    expect(s.types().filter((t) => t === 'rematch')).toHaveLength(1);
+    s.receive({ t: 'rematch', v: 10, who: 'you' });
+    m.restart();
+    expect(s.types().filter((t) => t === 'rematch')).toHaveLength(1);
+    s.receive({ t: 'rematch', v: 11, who: 'opponent' });
+    s.receive({ t: 'arranging', v: 12, game: 2, side: 'gote' });
+    const p = m.phase;
+    expect(p.kind).toBe('setup');
+    expect(p.side).toBe('gote');
+    m.dispose();
+  });
 });
