@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { testEngine } from '../test-engine';
+import { answer } from './answer';
+import { WorkerCpu, type WorkerLike } from './client';
+import type { CpuRequest, CpuResponse } from './protocol';
+
+/** A worker that keeps the requests until the test answers them (in any order). */
+class FakeWorker implements WorkerLike {
+  onmessage: ((e: MessageEvent<CpuResponse>) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  readonly requests: CpuRequest[] = [];
+  terminated = false;
+
+  postMessage(message: CpuRequest): void {
+    this.requests.push(message);
+  }
+
+  reply(res: CpuResponse): void {
+    this.onmessage?.({ data: res } as MessageEvent<CpuResponse>);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+  }
+}
+
+describe('WorkerCpu', () => {
+  it('matches answers to requests by id, whatever their order', async () => {
+    const engine = testEngine();
+    const worker = new FakeWorker();
+    const cpu = new WorkerCpu(worker);
+    const game = engine.newGame(engine.autoArrangement('sente', 1), engine.autoArrangement('gote', 2));
+    const move = cpu.chooseMove(game.view('sente'), 'beginner', 3, 0);
+    const deployment = cpu.chooseDeployment('gote', 'advanced', 4);
+    expect(worker.requests.map((r) => r.type)).toEqual(['move', 'deployment']);
+    const [first, second] = worker.requests;
+    if (first === undefined || second === undefined) throw new Error('two requests expected');
+    worker.reply(answer(second, () => 0));
+    worker.reply(answer(first, () => 0));
+    const arrangement = await deployment;
+    expect(engine.validate('gote', arrangement)).toEqual([]);
+    const mv = await move;
+    expect(game.legalMoves()).toContainEqual([mv.from, mv.to]);
+    game.dispose();
+  });
+
+  it('sends only the view it is given and the worker refuses a view with hidden kinds', () => {
+    const engine = testEngine();
+    const game = engine.newGame(engine.autoArrangement('sente', 5), engine.autoArrangement('gote', 6));
+    const view = game.view('sente');
+    const [enemySquare] = Object.entries(view.pieces).find(([, p]) => p.side === 'gote') ?? [];
+    if (enemySquare === undefined) throw new Error('no enemy piece');
+    const peeking = { ...view, pieces: { ...view.pieces, [enemySquare]: { side: 'gote' as const, kind: 'general' } } };
+    const res = answer({ id: 1, type: 'move', view: peeking, level: 'advanced', seed: 1, timeMs: 0 }, () => 0);
+    expect(res.ok).toBe(false);
+    if (!res.ok) expect(res.error).toMatch(/bad view/);
+    game.dispose();
+  });
+
+  it('fails waiting requests when the worker dies, and stops it on dispose', async () => {
+    const worker = new FakeWorker();
+    const cpu = new WorkerCpu(worker);
+    const pending = cpu.chooseDeployment('sente', 'beginner', 1);
+    worker.onerror?.({ message: 'boom' } as ErrorEvent);
+    await expect(pending).rejects.toThrow('boom');
+    worker.reply({ id: 1, ok: false, error: 'late' }); // ignored: nobody waits for it
+    const err = cpu.chooseDeployment('sente', 'beginner', 2);
+    worker.reply({ id: 2, ok: false, error: 'no such level' });
+    await expect(err).rejects.toThrow('no such level');
+    cpu.dispose();
+    expect(worker.terminated).toBe(true);
+    await expect(cpu.chooseDeployment('sente', 'beginner', 3)).rejects.toThrow(/stopped/);
+  });
+});
