@@ -183,7 +183,6 @@ export const en = {
   onlineClosedAbandoned: 'The room was closed: a player left for a game against the CPU.',
   onlineClosedExpired: 'The room has expired.',
   onlineRefused: 'The server refused that ({code}).',
-  onlineLeave: 'Leave the room',
 } as const;
 
 /** The keys of the catalogue. */

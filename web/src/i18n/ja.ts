@@ -184,5 +184,4 @@ export const ja: Catalogue = {
   onlineClosedAbandoned: 'ルームは閉じられました。一方のプレイヤーが CPU との対局に移りました。',
   onlineClosedExpired: 'ルームの期限が切れました。',
   onlineRefused: 'サーバーに受け付けられませんでした（{code}）。',
-  onlineLeave: 'ルームを出る',
 };

@@ -184,5 +184,4 @@ export const ko: Catalogue = {
   onlineClosedAbandoned: '방이 닫혔습니다. 한 사람이 CPU와의 대국으로 옮겼습니다.',
   onlineClosedExpired: '방이 만료되었습니다.',
   onlineRefused: '서버가 받아들이지 않았습니다 ({code}).',
-  onlineLeave: '방 나가기',
 };

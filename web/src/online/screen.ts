@@ -34,7 +34,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     env.leaveAddress();
     kit.chooseModeAgain();
   };
-  const footer = h('div', { class: 'game-buttons' }, button(t.t('onlineLeave'), leave, { key: 'leave-room' }));
+  const footer = h('div', { class: 'game-buttons' }, button(t.t('chooseModeAgain'), leave, { key: 'choose-mode' }));
   const msg = (text: string, tone = ''): Node => h('p', { class: `online-message ${tone}`.trim(), text, attrs: { 'data-online-message': '' } });
 
   switch (stage.kind) {
