@@ -460,8 +460,8 @@ impl<G: RefereeGame> Room<G> {
                     .is_some_and(|c| c.id == conn);
                 if current {
                     if let Err(r) = self.client(seat, msg, now) {
-                        self.outbox.clear();
-                        self.writes.clear();
+                        // Refusals come before any change: nothing was emitted or written.
+                        debug_assert!(self.outbox.is_empty() && self.writes.is_empty());
                         self.reply(seat, &refusal(r));
                     }
                     self.commit().await;
