@@ -285,3 +285,60 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         (code, e.to_string())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rooms::game::Gunjin;
+
+    fn code(text: &str) -> Option<ErrorCode> {
+        parse_client::<Gunjin>(text).err().map(|(c, _)| c)
+    }
+
+    #[test]
+    fn every_client_message_parses() {
+        for text in [
+            r#"{"t":"hello","token":"x","since":3}"#,
+            r#"{"t":"hello","token":"x"}"#,
+            r#"{"t":"arrange","setup":{"a1":"general"}}"#,
+            r#"{"t":"unarrange"}"#,
+            r#"{"t":"move","move":{"from":"b3","to":"b4"},"v":7}"#,
+            r#"{"t":"resign"}"#,
+            r#"{"t":"rematch"}"#,
+            r#"{"t":"abandon"}"#,
+            r#"{"t":"sync"}"#,
+            r#"{"t":"ping"}"#,
+        ] {
+            assert_eq!(code(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn malformed_input_gets_a_stable_code() {
+        assert_eq!(code("{"), Some(ErrorCode::BadJson));
+        assert_eq!(code("hello"), Some(ErrorCode::BadJson));
+        assert_eq!(code(r#"{"t":"fly"}"#), Some(ErrorCode::BadRequest));
+        assert_eq!(code(r#"{"token":"x"}"#), Some(ErrorCode::BadRequest));
+        assert_eq!(code(r#"{"t":"ping","x":1}"#), Some(ErrorCode::BadRequest));
+        assert_eq!(
+            code(r#"{"t":"move","move":{"from":"b3","to":"z9"},"v":1}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"move","move":{"from":"b3","to":"b4"}}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"move","move":{"from":"b3","to":"b4","x":0},"v":1}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
+    }
+
+    #[test]
+    fn error_codes_serialize_to_their_ids() {
+        let id = serde_json::to_value(ErrorCode::StaleVersion).unwrap();
+        assert_eq!(id, "stale_version");
+        assert_eq!(ErrorCode::RoomFull.http_status(), 409);
+    }
+}
