@@ -153,11 +153,18 @@ const OFFICERS = ['general', 'lieutenant_general', 'major_general', 'colonel', '
  * enemy HQ when they can, attacks are preferred, quiet moves mostly go forward. Returns the move.
  */
 export async function playRandomMove(page, random) {
-  const side = await page.evaluate(() => document.querySelector('.grid').dataset.viewer);
-  const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+  // One round trip for what the policy needs: the side, the offered moves, the board.
+  const { side, moves, enemies, own } = await page.evaluate(() => {
+    const own = {};
+    for (const el of document.querySelectorAll('.cell.own[data-kind]')) own[el.dataset.square] = el.dataset.kind;
+    return {
+      side: document.querySelector('.grid').dataset.viewer,
+      moves: window.gunjinTest.legalMoves(),
+      enemies: [...document.querySelectorAll('.cell.enemy')].map((el) => el.dataset.square),
+      own,
+    };
+  });
   if (moves.length === 0) throw new Error('no legal move offered on the player’s turn');
-  const enemies = await page.evaluate(() => [...document.querySelectorAll('.cell.enemy')].map((el) => el.dataset.square));
-  const own = await ownPieces(page);
   const enemyHq = side === 'sente' ? 'cd8' : 'cd1';
   const row = (sq) => Number(sq.at(-1));
   const ahead = ([from, to]) => (side === 'sente' ? row(to) > row(from) : row(to) < row(from));
