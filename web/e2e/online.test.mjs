@@ -2,7 +2,7 @@
 // own storage) in real Chromium against the real server, the server as referee.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { kindNames, startBrowser } from '../e2e-support/game.mjs';
+import { focusedName, kindNames, startBrowser } from '../e2e-support/game.mjs';
 import {
   confirmArrangement,
   createRoom,
@@ -144,15 +144,20 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['setup']);
     await confirmArrangement(host);
     await host.waitForSelector('[data-focus-key="unarrange"]');
-    await host.click('[data-focus-key="unarrange"]');
+    await host.waitForFunction(() => document.activeElement?.dataset.focusKey === 'unarrange');
+    await host.keyboard.press('Enter');
     await waitPhase(host, ['setup']);
     await host.click('[data-focus-key="mirror"]');
     const mirrored = await ownPieces(host);
     await confirmArrangement(host);
     await host.waitForSelector('[data-focus-key="unarrange"]');
 
+    // The friend can join with the keyboard alone: the focus waits on "Join".
     const guest = await openOnlinePage(browser, url);
-    await guest.click('[data-focus-key="online-join"]');
+    await guest.waitForSelector('[data-focus-key="online-join"]');
+    await guest.waitForFunction(() => document.activeElement?.dataset.focusKey === 'online-join');
+    assert.equal(await focusedName(guest), 'Join');
+    await guest.keyboard.press('Enter');
     await waitPhase(guest, ['setup']);
     await confirmArrangement(guest);
     await waitPhase(host, ['turn']);

@@ -14,6 +14,18 @@ function cpuMode(modes: readonly Mode[]): Mode | undefined {
   return modes.find((m) => m.id === 'cpu-intermediate') ?? modes.find((m) => m.id.startsWith('cpu'));
 }
 
+/**
+ * Puts the focus on `el` once it is in the page, if the focus was lost (the pressed button went
+ * away with the old panel), so keyboard players land on the next thing to do.
+ */
+function focusIfLost<T extends HTMLElement>(el: T): T {
+  queueMicrotask(() => {
+    const active = document.activeElement;
+    if ((active === null || active === document.body) && el.isConnected) el.focus();
+  });
+  return el;
+}
+
 export interface ScreenEnv {
   /** The URL to send the friend. */
   readonly roomUrl: (room: string) => string;
@@ -48,7 +60,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       return [
         ...out,
         msg(t.t('onlineFailed', { code: stage.code }), 'warn'),
-        button(t.t('onlineRetry'), () => match.retry(), { key: 'online-retry', class: 'btn primary wide' }),
+        focusIfLost(button(t.t('onlineRetry'), () => match.retry(), { key: 'online-retry', class: 'btn primary wide' })),
         footer,
       ];
     case 'invited':
@@ -58,7 +70,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
             ...out,
             h('h3', { text: t.t('onlineInviteTitle') }),
             msg(t.t('onlineInviteText', { side: t.side('gote') })),
-            button(t.t('onlineJoin'), () => match.join(), { key: 'online-join', class: 'btn primary wide' }),
+            focusIfLost(button(t.t('onlineJoin'), () => match.join(), { key: 'online-join', class: 'btn primary wide' })),
             footer,
           ];
         case 'full':
@@ -131,10 +143,10 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           h('h2', { text: t.t('onlineWaitingTitle') }),
           h('p', { class: 'hint', text: t.t('onlineWaitingHint') }),
           msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
-          button(t.t('onlineRearrange'), () => {
+          focusIfLost(button(t.t('onlineRearrange'), () => {
             match.unarrange();
             kit.update();
-          }, { key: 'unarrange', class: 'btn wide', disabled: !connected }),
+          }, { key: 'unarrange', class: 'btn wide', disabled: !connected })),
         );
       }
       if (s.seat === 'host' && s.opponent === 'none' && cpu !== undefined) {
