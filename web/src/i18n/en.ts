@@ -141,6 +141,7 @@ export const en = {
   onlineRoomClosed: 'This room is closed: its game cannot go on.',
   onlineMissing: 'There is no such room. It may have expired: rooms last at most 24 hours, or 30 minutes with nobody in them.',
   onlineFailed: 'The server could not be reached ({code}).',
+  onlineBusy: 'Many rooms are being created right now. Wait a moment and try again.',
   onlineRetry: 'Try again',
   onlineShareTitle: 'Send this URL to your friend',
   onlineUrlLabel: 'Room URL',

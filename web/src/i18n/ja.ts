@@ -143,6 +143,7 @@ export const ja: Catalogue = {
   onlineRoomClosed: 'このルームは閉じられました。この対局は続けられません。',
   onlineMissing: 'このルームは見つかりません。期限切れかもしれません（最長 24 時間、誰もいなければ 30 分で消えます）。',
   onlineFailed: 'サーバーに接続できませんでした（{code}）。',
+  onlineBusy: 'いまルームの作成が混み合っています。少し待ってからもう一度試してください。',
   onlineRetry: 'もう一度試す',
   onlineShareTitle: 'この URL を友達に送ってください',
   onlineUrlLabel: 'ルームの URL',

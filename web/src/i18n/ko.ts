@@ -143,6 +143,7 @@ export const ko: Catalogue = {
   onlineRoomClosed: '이 방은 닫혔습니다. 이 대국은 계속할 수 없습니다.',
   onlineMissing: '그런 방이 없습니다. 만료되었을 수 있습니다 (최대 24시간, 아무도 없으면 30분).',
   onlineFailed: '서버에 연결할 수 없습니다 ({code}).',
+  onlineBusy: '지금 방 만들기가 몰리고 있습니다. 잠시 후 다시 시도해 주세요.',
   onlineRetry: '다시 시도',
   onlineShareTitle: '이 URL을 친구에게 보내세요',
   onlineUrlLabel: '방 URL',

@@ -212,6 +212,10 @@ describe('OnlineMatch', () => {
     const m = newMatch(h, null);
     await flush();
     expect(m.stage).toEqual({ kind: 'failed', code: 'network', retry: 'create' });
+    h.answers.set('POST /api/rooms', { status: 429, body: { error: { code: 'rate_limited', message: '' } } });
+    m.retry();
+    await flush();
+    expect(m.stage).toEqual({ kind: 'failed', code: 'rate_limited', retry: 'create' });
     h.answers.set('POST /api/rooms', ok);
     m.retry();
     await flush();

@@ -59,7 +59,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     case 'failed':
       return [
         ...out,
-        msg(t.t('onlineFailed', { code: stage.code }), 'warn'),
+        msg(stage.code === 'rate_limited' ? t.t('onlineBusy') : t.t('onlineFailed', { code: stage.code }), 'warn'),
         focusIfLost(button(t.t('onlineRetry'), () => match.retry(), { key: 'online-retry', class: 'btn primary wide' })),
         footer,
       ];
