@@ -144,7 +144,6 @@ export class GridBoard implements BoardView {
       if (piece?.kind !== undefined) b.dataset['kind'] = piece.kind;
       else delete b.dataset['kind'];
       b.setAttribute('aria-label', this.name(square, piece, state.viewer, flags, cell.info.hq));
-      b.setAttribute('aria-pressed', String(flags.selected));
     }
   }
 
