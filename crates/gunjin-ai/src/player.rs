@@ -16,9 +16,10 @@ pub enum Level {
     /// 初級: one ply over a couple of imagined worlds, with some randomness. Fast, plausible,
     /// beatable.
     Beginner,
-    /// 中級: two plies (plus battles) over several imagined worlds.
+    /// 中級: two plies (plus battles) over six imagined worlds.
     Intermediate,
-    /// 上級: three plies (plus battles) over as many imagined worlds as the budget allows.
+    /// 上級: two plies (plus battles) over as many imagined worlds as half the budget allows
+    /// (up to 128), then three plies for the best few moves.
     Advanced,
 }
 
@@ -53,7 +54,7 @@ impl Level {
                 first_pass_share: 1.0,
                 default_nodes: 20_000,
                 time_share: 0.2,
-                temperature: Some(60.0),
+                temperature: Some(45.0),
                 blunder: 0.03,
                 probe_bonus: 0,
                 weights: BASE_WEIGHTS,
@@ -70,10 +71,10 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 0,
-                weights: FULL_WEIGHTS,
+                weights: BASE_WEIGHTS,
             },
             Level::Advanced => Plan {
-                worlds: 48,
+                worlds: 128,
                 min_worlds: 2,
                 depth: 2,
                 deep_top: 6,

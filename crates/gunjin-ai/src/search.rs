@@ -91,6 +91,9 @@ pub(crate) struct Weights {
     pub hq_near: i32,
     /// Own HQ empty: per unit of enemy officers' closeness.
     pub hq_pressure: i32,
+    /// Own HQ empty: per step the nearest own mobile piece is away from it (scaled by the
+    /// enemy officers' closeness).
+    pub hq_refill: i32,
 }
 
 /// The greedy baseline's weights: material, approach, HQ basics.
@@ -101,6 +104,7 @@ pub(crate) const BASE_WEIGHTS: Weights = Weights {
     hq_empty: 120,
     hq_near: 0,
     hq_pressure: 60,
+    hq_refill: 0,
 };
 
 pub(crate) const FULL_WEIGHTS: Weights = Weights {
@@ -110,6 +114,7 @@ pub(crate) const FULL_WEIGHTS: Weights = Weights {
     hq_empty: 120,
     hq_near: 0,
     hq_pressure: 60,
+    hq_refill: 40,
 };
 
 /// The position's value for `side`.
@@ -161,10 +166,19 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
         if officers[s] == 0 {
             score[s] -= 1500;
         }
-        // An empty HQ invites the enemy officers in.
+        // An empty HQ invites the enemy officers in; someone should be ready to step back in.
         let side_s = if s == 0 { Side::Sente } else { Side::Gote };
         if pos.piece_at(Square::hq(side_s)).is_none() {
             score[s] -= w.hq_empty + pressure[1 - s] * w.hq_pressure;
+            if w.hq_refill > 0 {
+                let nearest = pos
+                    .pieces()
+                    .filter(|(_, p)| p.side == side_s && p.kind.is_mobile())
+                    .map(|(sq, _)| tables.distance(side_s.opponent(), sq))
+                    .min()
+                    .unwrap_or(8);
+                score[s] -= (nearest - 1).max(0) * w.hq_refill * (1 + pressure[1 - s]) / 4;
+            }
         }
     }
     // An officer of the side to move next to the empty enemy HQ wins at once; one of the side
