@@ -6,6 +6,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     chunkSizeWarningLimit: 900,
+    // Read by scripts/size-check.mjs to find what loads before the board is playable.
+    manifest: true,
   },
   test: {
     include: ['src/**/*.test.ts'],

@@ -4,7 +4,9 @@
  * passes size changes to the boards, `dispose` removes everything. No part is a singleton: each
  * is created here and handed what it needs.
  */
-import type { BoardState, BoardView } from './board';
+import type { Board3DText } from './board3d/types';
+import type { Board3DView, BoardState, BoardView } from './board';
+import { withoutHiddenNames } from './board';
 import type { Engine, Side, Square, Status, View } from './engine';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
@@ -63,6 +65,10 @@ export class App {
   private readonly store: ArrangementStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
+  /** The 3D board once mounted (it shows text that follows the language). */
+  private board3d: Board3DView | null = null;
+  /** Whether the page found no WebGL and plays on the grid alone (said once, above the board). */
+  private no3d = false;
   private readonly cleanups: (() => void)[] = [];
 
   private readonly root: HTMLElement;
@@ -72,6 +78,8 @@ export class App {
   private readonly stage: HTMLElement;
   /** Where the 3D board mounts (see `mountBoard`). */
   readonly boardMount: HTMLDivElement;
+  private readonly gridHeading: HTMLElement;
+  private readonly no3dNote: HTMLElement;
   private readonly curtain: HTMLElement;
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
@@ -98,14 +106,24 @@ export class App {
     this.boardMount.hidden = true;
     this.curtain = h('div', { class: 'curtain', attrs: { role: 'region' } });
     this.curtain.hidden = true;
-    this.stage = h('div', { class: 'board-stage' }, this.boardMount, h('div', { class: 'grid-wrap' }, this.grid.element), this.curtain);
+    this.gridHeading = h('h2', { class: 'grid-heading' });
+    this.gridHeading.hidden = true;
+    this.no3dNote = h('p', { class: 'no3d-note', attrs: { role: 'note' } });
+    this.no3dNote.hidden = true;
+    this.stage = h(
+      'div',
+      { class: 'board-stage' },
+      this.boardMount,
+      h('section', { class: 'grid-section' }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
+      this.curtain,
+    );
     this.panel = h('aside', { class: 'panel' });
     this.live = h('div', { class: 'sr-only live', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.root = h(
       'div',
       { class: 'app' },
       h('header', { class: 'topbar' }, h('div', { class: 'brand' }, this.titleEl, this.taglineEl), this.toolbar),
-      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.stage), this.panel),
+      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.stage), this.panel),
       this.live,
     );
     host.append(this.root);
@@ -134,6 +152,34 @@ export class App {
       this.boardMount.hidden = this.boards.length <= 1;
       this.stage.classList.toggle('with-3d', this.boards.length > 1);
     };
+  }
+
+  /**
+   * Mounts the 3D board (`board3d/load.ts`) as the main view, above the grid, which stays
+   * playable below it; its labels follow the page's language from now on.
+   */
+  mountBoard3D(board: Board3DView): () => void {
+    this.board3d = board;
+    board.setText(this.i18n.lang, this.board3dText()); // the language may have changed while it loaded
+    this.gridHeading.hidden = false;
+    const off = this.mountBoard(board);
+    return () => {
+      off();
+      this.board3d = null;
+      this.gridHeading.hidden = true;
+    };
+  }
+
+  /** No WebGL here: the page says so once, above the board, and the grid plays the game. */
+  without3D(): void {
+    this.no3d = true;
+    this.update();
+  }
+
+  /** The 3D board's text in the current language: view buttons and the canvas's name. */
+  board3dText(): Board3DText {
+    const t = this.i18n;
+    return { diagonal: t.t('view3dDiagonal'), top: t.t('view3dTop'), board: t.t('board3dLabel') };
   }
 
   // ---- actions -------------------------------------------------------------------------------
@@ -165,6 +211,7 @@ export class App {
     this.i18n.setLang(lang);
     this.closeDialog();
     this.grid.setText(this.gridText());
+    this.board3d?.setText(lang, this.board3dText());
     this.update();
   }
 
@@ -241,6 +288,9 @@ export class App {
     this.titleEl.textContent = t.t('appTitle');
     this.taglineEl.textContent = t.t('appTagline');
     this.drawToolbar();
+    this.gridHeading.textContent = t.t('gridHeading');
+    this.no3dNote.hidden = !this.no3d;
+    this.no3dNote.textContent = this.no3d ? t.t('board3dUnavailable') : '';
 
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
     const match = this.match;
@@ -256,7 +306,7 @@ export class App {
     const state: BoardState =
       match === null
         ? { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] }
-        : boardState(match, (k) => t.kind(k));
+        : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
     for (const b of this.boards) b.setState(state);
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);

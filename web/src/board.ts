@@ -3,6 +3,7 @@
  * (`board3d/`, mounted beside the grid when WebGL works) take this state; neither holds a rule.
  * The shape matches `board3d`'s `BoardRenderState`.
  */
+import type { Board3DText } from './board3d/types';
 import type { Outcome, Side, Square } from './engine';
 
 export interface PieceState {
@@ -36,4 +37,24 @@ export interface BoardView {
   onSquare(listener: (square: Square) => void): () => void;
   resize(): void;
   dispose(): void;
+}
+
+/** The 3D board as the page drives it: a board whose text (view buttons, name) has a language. */
+export interface Board3DView extends BoardView {
+  setText(lang: string, text: Board3DText): void;
+}
+
+/**
+ * The state with every name and kind of the enemy's pieces removed unless the game is `over`: a
+ * last guard so that no board (the 3D board draws labels as textures) is ever handed a hidden
+ * name, whatever the state came from. The viewer's own pieces keep theirs.
+ */
+export function withoutHiddenNames(state: BoardState, over: boolean): BoardState {
+  if (over || state.pieces.every((p) => p.side === state.viewer || (p.kind === undefined && p.label === undefined))) {
+    return state;
+  }
+  return {
+    ...state,
+    pieces: state.pieces.map((p) => (p.side === state.viewer ? p : { square: p.square, side: p.side })),
+  };
 }

@@ -1,6 +1,8 @@
 /** Entry point: loads the engine (wasm), then builds the root object. */
 import './style.css';
 import { App } from './app';
+import type { Board3D } from './board3d/board3d';
+import { loadBoard3D } from './board3d/load';
 import { loadEngine } from './engine';
 import { CATALOGUES, detectLang, format } from './i18n';
 import { roomFromUrl } from './online/browser';
@@ -10,6 +12,8 @@ declare global {
   interface Window {
     gunjinApp?: App;
     gunjinTest?: ReturnType<App['testHooks']>;
+    /** The 3D board, for the end-to-end tests (`?e2e`): projected square positions, settling. */
+    gunjinBoard3D?: Board3D;
   }
 }
 
@@ -27,6 +31,22 @@ function randomSeed(): number {
   return buf[0] ?? 0;
 }
 
+/** Mounts the 3D board, or tells the page it has none; whether it is mounted. */
+async function mount3D(app: App, test: boolean): Promise<boolean> {
+  const board = await loadBoard3D(app.boardMount, { lang: app.i18n.lang, text: app.board3dText() });
+  if (board !== null) {
+    try {
+      app.mountBoard3D(board);
+      if (test) window.gunjinBoard3D = board;
+      return true;
+    } catch {
+      board.dispose();
+    }
+  }
+  app.without3D();
+  return false;
+}
+
 async function boot(): Promise<void> {
   const host = document.getElementById('app');
   if (host === null) return;
@@ -40,10 +60,14 @@ async function boot(): Promise<void> {
       random: randomSeed,
     });
     window.gunjinApp = app;
-    if (new URLSearchParams(location.search).has('e2e')) window.gunjinTest = app.testHooks();
+    const test = new URLSearchParams(location.search).has('e2e');
+    if (test) window.gunjinTest = app.testHooks();
     // A room URL (`/?room=<id>`) opens that room: the invitation, or this browser's seat.
     const room = roomFromUrl(location.href);
     if (room !== null) app.startMode(friendMode(room));
+    // The grid plays already; the 3D board (three.js, a lazily loaded chunk) joins it when WebGL
+    // works, and otherwise the page says so once.
+    document.body.dataset['board3d'] = (await mount3D(app, test)) ? 'on' : 'off';
   } catch (e) {
     const saved = storage()?.getItem('gunjin.lang');
     const lang = saved === 'ja' || saved === 'ko' || saved === 'en' ? saved : detectLang(navigator.languages);

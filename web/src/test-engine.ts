@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { engineFromBytes, type Engine } from './engine';
+import { initSync as initCpuWasm } from './wasm-cpu/gunjin_wasm.js';
 
 let engine: Engine | undefined;
 
@@ -11,6 +12,16 @@ export function testEngine(): Engine {
     engine = engineFromBytes(readFileSync(file));
   }
   return engine;
+}
+
+let cpuReady = false;
+
+/** Starts the CPU's wasm build (`wasm-cpu/`, what the CPU worker loads) in Node for unit tests. */
+export function initTestCpu(): void {
+  if (cpuReady) return;
+  const file = fileURLToPath(new URL('./wasm-cpu/gunjin_wasm_bg.wasm', import.meta.url));
+  initCpuWasm({ module: readFileSync(file) });
+  cpuReady = true;
 }
 
 /** An in-memory `localStorage`. */

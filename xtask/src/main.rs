@@ -2,8 +2,8 @@
 //!
 //! - `cargo xtask run [--addr 127.0.0.1:8080]`: builds the engine to WebAssembly, the page and the
 //!   server (with the page embedded), starts the server and prints its URL.
-//! - `cargo xtask test`: runs every test: Rust, the page's unit tests, the browser end-to-end
-//!   tests in Chromium.
+//! - `cargo xtask test`: runs every test: Rust, the page's size budget (fails above it), the
+//!   page's unit tests, the browser end-to-end tests in Chromium.
 //!
 //! Both install what is missing: the wasm32 target (rustup), the npm packages of the committed
 //! lockfile (`npm ci`), and Debian's Chromium for the browser tests (`apt-get`).
@@ -112,10 +112,42 @@ fn ensure_wasm_target() -> Result<()> {
     )
 }
 
-/// Builds the engine facade to wasm and writes the JS glue to `web/src/wasm/`.
+/// One WebAssembly build of `gunjin-wasm`: its cargo features and where its JS glue goes.
+struct WasmBuild {
+    what: &'static str,
+    /// `--no-default-features` plus these features.
+    features: &'static str,
+    /// Folder under `web/src/`.
+    dir: &'static str,
+}
+
+/// The page loads the engine alone (small: it is on the way to a playable board); the CPU's Web
+/// Worker loads its own build with the CPU player, only when a CPU game starts.
+const WASM_BUILDS: [WasmBuild; 2] = [
+    WasmBuild {
+        what: "the engine (page)",
+        features: "",
+        dir: "wasm",
+    },
+    WasmBuild {
+        what: "the engine with the CPU (CPU worker)",
+        features: "cpu",
+        dir: "wasm-cpu",
+    },
+];
+
+/// Builds the engine facade to wasm, twice (see [`WASM_BUILDS`]), and writes the JS glue to
+/// `web/src/wasm/` and `web/src/wasm-cpu/`.
 fn build_wasm() -> Result<()> {
     ensure_wasm_target()?;
-    step("building the engine for WebAssembly");
+    for build in &WASM_BUILDS {
+        build_one_wasm(build)?;
+    }
+    Ok(())
+}
+
+fn build_one_wasm(build: &WasmBuild) -> Result<()> {
+    step(&format!("building {} for WebAssembly", build.what));
     // Small and fast to download: optimized for size, whole-program (only this wasm build; the
     // workspace's release profile stays as it is).
     exec(cargo().args([
@@ -126,6 +158,9 @@ fn build_wasm() -> Result<()> {
         "--release",
         "--target",
         WASM_TARGET,
+        "--no-default-features",
+        "--features",
+        build.features,
         "--config",
         "profile.release.opt-level=\"s\"",
         "--config",
@@ -137,8 +172,11 @@ fn build_wasm() -> Result<()> {
         .join(WASM_TARGET)
         .join("release")
         .join("gunjin_wasm.wasm");
-    let out = web_dir().join("src").join("wasm");
-    step("generating the wasm glue");
+    let out = web_dir().join("src").join(build.dir);
+    step(&format!(
+        "generating the wasm glue in web/src/{}",
+        build.dir
+    ));
     let mut bindgen = wasm_bindgen_cli_support::Bindgen::new();
     bindgen
         .input_path(&input)
@@ -285,6 +323,14 @@ fn test() -> Result<()> {
     }
     build_wasm()?;
     build_page()?;
+    step("size budget of the page (JS + wasm before the board is playable)");
+    if let Err(e) = exec(
+        Command::new("node")
+            .arg("scripts/size-check.mjs")
+            .current_dir(web_dir()),
+    ) {
+        failures.push(e);
+    }
     step("page unit tests (vitest)");
     if let Err(e) = exec(npx("vitest").args(["run"])) {
         failures.push(e);

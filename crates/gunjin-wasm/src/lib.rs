@@ -18,7 +18,9 @@ use gunjin::{
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+#[cfg(feature = "cpu")]
 mod cpu;
+#[cfg(feature = "cpu")]
 pub use cpu::{CpuError, cpu_deployment, cpu_move_json, parse_view};
 
 /// Why a request from the page could not be answered.

@@ -3,7 +3,7 @@
  * call it directly, without a worker).
  */
 import type { Arrangement, Square } from '../engine';
-import * as wasm from '../wasm/gunjin_wasm.js';
+import * as wasm from '../wasm-cpu/gunjin_wasm.js';
 import type { CpuRequest, CpuResponse } from './protocol';
 
 export function answer(req: CpuRequest, now: () => number): CpuResponse {

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { testEngine } from '../test-engine';
+import { initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { WorkerCpu, type WorkerLike } from './client';
 import type { CpuRequest, CpuResponse } from './protocol';
+
+// `answer` calls the CPU's own wasm build, as the worker does.
+initTestCpu();
 
 /** A worker that keeps the requests until the test answers them (in any order). */
 class FakeWorker implements WorkerLike {

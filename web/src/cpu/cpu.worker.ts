@@ -1,8 +1,10 @@
 /**
- * The CPU's Web Worker: loads the same wasm module as the page and answers "choose a move" and
- * "choose a deployment" requests one at a time, so the page never freezes while the CPU thinks.
+ * The CPU's Web Worker: loads the engine's wasm built with the CPU (`web/src/wasm-cpu/`; larger
+ * than the page's engine-only module, so it is downloaded only for a CPU game) and answers
+ * "choose a move" and "choose a deployment" requests one at a time, so the page never freezes
+ * while the CPU thinks.
  */
-import init from '../wasm/gunjin_wasm.js';
+import init from '../wasm-cpu/gunjin_wasm.js';
 import { answer } from './answer';
 import type { CpuRequest, CpuResponse } from './protocol';
 

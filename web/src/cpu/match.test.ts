@@ -2,11 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { Arrangement, Side, View } from '../engine';
 import { boardState } from '../state/board-state';
 import { ArrangementStore } from '../state/setup';
-import { MemoryStorage, testEngine } from '../test-engine';
+import { MemoryStorage, initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { RequestCpu, type CpuPlayer } from './client';
 import { CpuMatch, type CpuMatchOptions } from './match';
 import type { CpuLevel, CpuMove, CpuRequest } from './protocol';
+
+// `answer` calls the CPU's own wasm build, as the worker does.
+initTestCpu();
 
 /**
  * The real CPU (the wasm entry points, without a worker) whose answers the test releases one at

@@ -16,8 +16,8 @@ export const en = {
 
   sente: 'Sente',
   gote: 'Gote',
-  senteLong: 'Sente (moves first, red pieces)',
-  goteLong: 'Gote (moves second, white pieces)',
+  senteLong: 'Sente (moves first, vermilion pieces)',
+  goteLong: 'Gote (moves second, plain-wood pieces)',
 
   setupTitle: '{side}: arrange your pieces',
   setupHint:
@@ -89,6 +89,11 @@ export const en = {
   board: 'Board',
   gridLabel: 'Board as buttons: arrow keys move, Enter or Space presses',
   boardMount: '3D board',
+  board3dLabel: '3D board: drag to turn it, wheel or pinch to zoom; click a piece, then its destination',
+  view3dDiagonal: 'Slanted view',
+  view3dTop: 'From above',
+  gridHeading: 'Button board (the same game, square by square)',
+  board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable), so the game is played on the button board below.',
   cellEmpty: '{square}, empty',
   cellOwn: '{square}, your {kind}',
   cellEnemy: '{square}, enemy piece',
