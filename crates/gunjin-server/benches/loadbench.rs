@@ -14,7 +14,8 @@
 //! Options: `--rooms N` (default 500), `--secs S` measuring window after ramp-up (20),
 //! `--think-ms T` mean pause before each ply (1000), `--ramp-concurrency C` (64),
 //! `--server HOST:PORT` to load a server started elsewhere (then memory is not measured),
-//! `--db-dir DIR` where the server's SQLite file goes (default: the temp dir).
+//! `--db-dir DIR` where the server's SQLite file goes (default: the temp dir), `--no-tick` to run
+//! the server without its 5-second sweeper.
 #![allow(clippy::unwrap_used, clippy::print_stdout)]
 
 use std::net::SocketAddr;
@@ -42,6 +43,7 @@ struct Opts {
     ramp: usize,
     server: Option<SocketAddr>,
     db_dir: Option<std::path::PathBuf>,
+    no_tick: bool,
 }
 
 fn parse_opts(args: &[String]) -> Opts {
@@ -52,6 +54,7 @@ fn parse_opts(args: &[String]) -> Opts {
         ramp: 64,
         server: None,
         db_dir: None,
+        no_tick: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -63,6 +66,7 @@ fn parse_opts(args: &[String]) -> Opts {
             "--ramp-concurrency" => o.ramp = val().parse().unwrap(),
             "--server" => o.server = Some(val().parse().unwrap()),
             "--db-dir" => o.db_dir = Some(val().into()),
+            "--no-tick" => o.no_tick = true,
             "--bench" => {}
             other => panic!("unknown option {other}"),
         }
@@ -73,7 +77,7 @@ fn parse_opts(args: &[String]) -> Opts {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("serve") {
-        serve(&args[1]);
+        serve(&args[1], args.get(2).map(String::as_str) == Some("no-tick"));
         return;
     }
     let opts = parse_opts(&args);
@@ -86,7 +90,7 @@ fn main() {
 }
 
 /// The server side: the rooms router alone, on a free port, printed on stdout.
-fn serve(db: &str) {
+fn serve(db: &str, no_tick: bool) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -95,6 +99,9 @@ fn serve(db: &str) {
     rt.block_on(async {
         let mut config = RoomsConfig::new(db);
         config.creations_per_sec = 100_000;
+        if no_tick {
+            config.tick = None;
+        }
         let state: RoomsState = RoomsState::open(config).unwrap();
         let watched = state.clone();
         tokio::spawn(async move {
@@ -133,6 +140,18 @@ fn rss_kb(pid: u32) -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+/// (steal, total) jiffies of the whole machine: time the hypervisor gave to others.
+fn steal_total() -> Option<(u64, u64)> {
+    let s = std::fs::read_to_string("/proc/stat").ok()?;
+    let line = s.lines().next()?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    Some((*v.get(7)?, v.iter().take(8).sum()))
+}
+
 /// User + system CPU time of a process, in clock ticks (100 per second here).
 fn cpu_ticks(pid: u32) -> Option<u64> {
     let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -141,10 +160,11 @@ fn cpu_ticks(pid: u32) -> Option<u64> {
     Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
 }
 
-async fn spawn_server(db: &std::path::Path) -> (Child, SocketAddr) {
+async fn spawn_server(db: &std::path::Path, no_tick: bool) -> (Child, SocketAddr) {
     let mut child = Command::new(std::env::current_exe().unwrap())
         .arg("serve")
         .arg(db)
+        .args(no_tick.then_some("no-tick"))
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -393,7 +413,7 @@ async fn run(opts: Opts) {
     let (child, addr) = match opts.server {
         Some(addr) => (None, addr),
         None => {
-            let (c, a) = spawn_server(&dir.join("rooms.sqlite3")).await;
+            let (c, a) = spawn_server(&dir.join("rooms.sqlite3"), opts.no_tick).await;
             (Some(c), a)
         }
     };
@@ -459,6 +479,7 @@ async fn run(opts: Opts) {
     let cpu0 = pid.and_then(cpu_ticks);
     let me = std::process::id();
     let own0 = cpu_ticks(me);
+    let steal0 = steal_total();
     let t0 = Instant::now();
     shared.measuring.store(true, Ordering::Relaxed);
     tokio::time::sleep(Duration::from_secs(opts.secs)).await;
@@ -466,6 +487,7 @@ async fn run(opts: Opts) {
     let window = t0.elapsed().as_secs_f64();
     let cpu1 = pid.and_then(cpu_ticks);
     let own1 = cpu_ticks(me);
+    let steal1 = steal_total();
     let end_rss = pid.and_then(rss_kb);
     shared.stop.store(true, Ordering::Relaxed);
 
@@ -524,6 +546,13 @@ async fn run(opts: Opts) {
         println!(
             "load generator CPU during the window: {:.0}% of one core",
             (b - a) as f64 / window
+        );
+    }
+    if let (Some(a), Some(b)) = (steal0, steal1) {
+        let total = (b.1 - a.1).max(1) as f64;
+        println!(
+            "CPU stolen by the hypervisor: {:.1}%",
+            (b.0 - a.0) as f64 * 100.0 / total
         );
     }
     let slow: Vec<String> = shared
