@@ -105,7 +105,7 @@ impl RoomsConfig {
             max_age: Duration::from_secs(24 * 60 * 60),
             tick: Some(Duration::from_secs(5)),
             hello_timeout: Duration::from_secs(15),
-            creations_per_sec: 50,
+            creations_per_sec: 10,
         }
     }
 }
