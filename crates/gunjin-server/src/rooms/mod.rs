@@ -332,7 +332,9 @@ impl<G: RefereeGame> RoomsState<G> {
     fn spawn(&self, id: RoomId, room: Room<G>) -> mpsc::Sender<Cmd<G>> {
         let (tx, rx) = mpsc::channel(self.shared.config.room_queue);
         let mut rooms = self.shared.rooms();
-        if let Some(existing) = rooms.get(&id) {
+        if let Some(existing) = rooms.get(&id)
+            && !existing.is_closed()
+        {
             return existing.clone();
         }
         rooms.insert(id, tx.clone());
@@ -344,7 +346,11 @@ impl<G: RefereeGame> RoomsState<G> {
     /// The queue of a room, loading it from the database if it is not live.
     pub(crate) async fn room(&self, id: &RoomId) -> Result<mpsc::Sender<Cmd<G>>, RoomError> {
         if let Some(tx) = self.shared.rooms().get(id) {
-            return Ok(tx.clone());
+            // A closed queue means the room's task is gone (it cannot panic by design, but if it
+            // ever did, the room is reloaded from the database rather than lost).
+            if !tx.is_closed() {
+                return Ok(tx.clone());
+            }
         }
         let stored = self
             .shared
