@@ -39,6 +39,12 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // Operational logs go to stderr; stdout carries only the "listening on" line tests read.
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing::Level::INFO)
+        .with_ansi(false)
+        .init();
     let args = match parse_args(std::env::args().skip(1)) {
         Ok(a) => a,
         Err(e) => {
