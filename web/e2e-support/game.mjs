@@ -58,9 +58,12 @@ export async function startServer() {
   };
 }
 
-/** Starts Chromium. Each page opened with `openPage` gets its own context (own storage). */
-export async function startBrowser() {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+/**
+ * Starts Chromium, with `extraArgs` after the usual flags (e.g. `--disable-webgl`). Each page
+ * opened with `openPage` gets its own context (own storage).
+ */
+export async function startBrowser(extraArgs = []) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...FLAGS, ...extraArgs] });
   return { browser, close: () => browser.close() };
 }
 

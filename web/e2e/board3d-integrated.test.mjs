@@ -1,0 +1,282 @@
+// The real game page (index.html, served by the real server) with its 3D board: the board shows,
+// a move picked on it plays and redraws both squares, the view buttons and the language switch
+// work, the board is never handed a hidden name, gote looks from gote's side; and with WebGL
+// disabled the page says so and the button grid alone plays.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { openPage, startBrowser, startServer } from '../e2e-support/game.mjs';
+import { colorDistance, decodePng, meanColor } from '../e2e-support/png.mjs';
+
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await startBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const isWood = ([r, g, b]) => r > 150 && r > g && g > b && r - b > 50;
+const isWater = ([r, g, b]) => b > r + 30 && b > 100;
+const isVermilion = ([r, g, b]) => r > 120 && r > g + 60 && r > b + 60;
+
+const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const settled = (page) => page.evaluate(() => window.gunjinBoard3D.settled());
+const shot = async (page) => decodePng(await page.screenshot());
+
+/** The page once its 3D board has mounted (or been found impossible): 'on' or 'off'. */
+async function board3d(page) {
+  await page.waitForFunction(() => document.body.dataset.board3d !== undefined);
+  return page.evaluate(() => document.body.dataset.board3d);
+}
+
+/** A square's point on the 3D board, with the canvas scrolled into view first. */
+async function at(page, square) {
+  await page.evaluate(() => {
+    const canvas = document.querySelector('.board3d-canvas');
+    const top = canvas.getBoundingClientRect().top + window.scrollY;
+    window.scrollTo(0, Math.max(0, top - 10));
+  });
+  await settled(page);
+  return page.evaluate((sq) => window.gunjinBoard3D.screenPosition(sq), square);
+}
+
+/** Share of pixels that differ by more than `tolerance` in some channel. */
+function changedShare(a, b, tolerance = 24) {
+  let changed = 0;
+  const n = a.width * a.height;
+  for (let i = 0; i < n * 4; i += 4) {
+    const d = Math.max(Math.abs(a.data[i] - b.data[i]), Math.abs(a.data[i + 1] - b.data[i + 1]), Math.abs(a.data[i + 2] - b.data[i + 2]));
+    if (d > tolerance) changed++;
+  }
+  return changed / n;
+}
+
+function midpoint(a, b) {
+  return { x: Math.round((a.x + b.x) / 2), y: Math.round((a.y + b.y) / 2) };
+}
+
+/** Who holds a square according to the button grid: 'own', 'enemy' or 'empty'. */
+const holder = (page, square) =>
+  page.evaluate((sq) => {
+    const cell = document.querySelector(`.cell[data-square="${sq}"]`);
+    if (!cell) return 'missing';
+    return cell.classList.contains('own') ? 'own' : cell.classList.contains('enemy') ? 'enemy' : 'empty';
+  }, square);
+
+/**
+ * Records every state the page hands the 3D board, with the phase at that moment, so the test
+ * can check that no hidden name ever reached it.
+ */
+async function spyOnBoard(page) {
+  await page.evaluate(() => {
+    const board = window.gunjinBoard3D;
+    const setState = board.setState.bind(board);
+    window.boardStates = [];
+    board.setState = (state) => {
+      window.boardStates.push({ phase: window.gunjinTest.phase(), state: JSON.parse(JSON.stringify(state)) });
+      setState(state);
+    };
+  });
+}
+
+async function leaksToBoard(page) {
+  const states = await page.evaluate(() => window.boardStates);
+  assert.ok(states.length > 0, 'the page drives the 3D board');
+  const leaks = [];
+  for (const { phase: p, state } of states) {
+    for (const piece of state.pieces) {
+      const named = piece.label !== undefined || piece.kind !== undefined;
+      if (!named) continue;
+      if (p.endsWith('curtain')) leaks.push(`${p}: ${piece.square} named behind the curtain`);
+      else if (piece.side !== state.viewer && p !== 'over') leaks.push(`${p}: enemy ${piece.square} named for ${state.viewer}`);
+    }
+  }
+  return { leaks, states };
+}
+
+/** Clicks the curtain's button and waits for the board to settle. */
+async function reveal(page) {
+  await page.click('.curtain button');
+  await settled(page);
+}
+
+describe('the game page with its 3D board', () => {
+  it('shows the board, plays moves picked on it, and never shows a hidden name', async (t) => {
+    const page = await openPage(browser, server.url);
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    assert.equal(await board3d(page), 'on', 'WebGL works in this Chromium');
+    await spyOnBoard(page);
+
+    // The main view: a named canvas with the view buttons; the button grid is a section below.
+    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it, wheel or pinch to zoom; click a piece, then its destination');
+    assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), 'Slanted view');
+    assert.equal((await page.textContent('button[data-view=top]')).trim(), 'From above');
+    assert.match(await page.textContent('.grid-heading'), /^Button board/);
+    assert.equal(await page.isVisible('.no3d-note'), false, 'no WebGL note where WebGL works');
+    const canvasBox = await page.locator('.board3d-canvas').boundingBox();
+    const gridBox = await page.locator('.grid').boundingBox();
+    assert.ok(canvasBox.height > 300 && gridBox.y >= canvasBox.y + canvasBox.height - 1, 'the 3D board is on top, the grid below');
+
+    // The empty board of the start screen: wood on the squares, water between rows 4 and 5.
+    await at(page, 'a1');
+    let image = await shot(page);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/start.png` });
+    for (const square of ['a1', 'c3', 'f4', 'b5', 'e7', 'cd8']) {
+      const p = await at(page, square);
+      assert.ok(isWood(meanColor(image, p.x, p.y)), `${square} looks like wood: ${meanColor(image, p.x, p.y)}`);
+    }
+    for (const column of ['a', 'c', 'f']) {
+      const river = midpoint(await at(page, `${column}4`), await at(page, `${column}5`));
+      assert.ok(isWater(meanColor(image, river.x, river.y, 2)), `river at column ${column}`);
+    }
+
+    // Two players on this device: both arrangements as dealt, then sente's turn.
+    await page.click('.mode-button[data-mode="local"]');
+    for (let i = 0; i < 2; i++) {
+      await reveal(page);
+      await page.click('[data-focus-key="confirm"]');
+    }
+    await reveal(page);
+    assert.equal(await phase(page), 'turn');
+    await at(page, 'a1');
+    image = await shot(page);
+    if (process.env.E2E_SHOTS) await page.screenshot({ path: `${process.env.E2E_SHOTS}/turn.png` });
+    for (const square of ['a1', 'c2', 'f3']) {
+      const p = await at(page, square);
+      assert.ok(isVermilion(meanColor(image, p.x, p.y)), `sente's vermilion piece on ${square}`);
+    }
+    const sente = { a1: await at(page, 'a1'), f8: await at(page, 'f8') };
+    assert.ok(sente.a1.y > sente.f8.y, 'sente looks from row 1');
+
+    // Play by clicking the 3D board until a move lands on an empty square (the first moves are
+    // battles: both camps start full); every move redraws its starting square, and a move into
+    // an empty square redraws its destination too. Hot seat: the curtain and the other side.
+    let checkedBoth = false;
+    let checkedGote = false;
+    for (let ply = 0; ply < 12 && !checkedBoth; ply++) {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      assert.ok(moves.length > 0, 'a legal move exists');
+      const empties = [];
+      for (const [, to] of moves) if ((await holder(page, to)) === 'empty') empties.push(to);
+      const [from, to] = moves.find(([, sq]) => empties.includes(sq)) ?? moves[0];
+      const intoEmpty = empties.includes(to);
+      const fromPoint = await at(page, from);
+      const toPoint = await at(page, to);
+      const before = await shot(page);
+      await page.mouse.click(fromPoint.x, fromPoint.y);
+      await settled(page);
+      const picked = await page.evaluate((sq) => document.querySelector(`.cell[data-square="${sq}"]`)?.classList.contains('selected'), from);
+      assert.ok(picked, `the click on the 3D board picked ${from}; the grid shows it too`);
+      const target = await at(page, to);
+      await page.mouse.click(target.x, target.y);
+      await page.waitForFunction(() => window.gunjinTest.phase() !== 'turn');
+      assert.equal(await phase(page), 'moved', `${from}→${to} played from the 3D board`);
+      await at(page, from);
+      const after = await shot(page);
+      assert.equal(await holder(page, from), 'empty', 'the mover left its square');
+      const fromChange = colorDistance(meanColor(before, fromPoint.x, fromPoint.y), meanColor(after, fromPoint.x, fromPoint.y));
+      assert.ok(fromChange > 30, `${from} redrawn (${fromChange})`);
+      if (intoEmpty) {
+        const toChange = colorDistance(meanColor(before, toPoint.x, toPoint.y), meanColor(after, toPoint.x, toPoint.y));
+        assert.ok(toChange > 30, `${to} redrawn (${toChange})`);
+        t.diagnostic(`${from}→${to} into an empty square: both squares redrawn (${fromChange}, ${toChange})`);
+        checkedBoth = true;
+      }
+      // Hand over: the curtain, then the other side looks, from its own side of the board.
+      await page.click('[data-focus-key="hand-over"]');
+      assert.equal(await phase(page), 'turn-curtain');
+      await reveal(page);
+      if (!checkedGote && (await page.evaluate(() => window.boardStates.at(-1).state.viewer)) === 'gote') {
+        const gote = { a1: await at(page, 'a1'), f8: await at(page, 'f8') };
+        assert.ok(gote.a1.y < gote.f8.y && gote.a1.x > gote.f8.x, `gote looks from row 8: ${JSON.stringify(gote)}`);
+        checkedGote = true;
+      }
+    }
+    assert.ok(checkedBoth, 'a move into an empty square was played on the 3D board');
+    assert.ok(checkedGote, "gote's turn came");
+
+    const { leaks, states } = await leaksToBoard(page);
+    assert.deepEqual(leaks, [], 'no hidden name reached the 3D board');
+    assert.ok(states.some((s) => s.phase === 'turn-curtain'), 'the curtain phases were seen');
+    assert.ok(states.some((s) => s.state.pieces.some((p) => p.label !== undefined)), 'own names were passed');
+    assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('switches between the slanted and top views, and follows the language', async () => {
+    const page = await openPage(browser, server.url);
+    assert.equal(await board3d(page), 'on');
+    const slant = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(slant[0].x - slant[1].x) > 20, 'the slanted view converges');
+    assert.equal(await page.getAttribute('button[data-view=diagonal]', 'aria-pressed'), 'true');
+    const before = await shot(page);
+
+    await page.click('button[data-view=top]');
+    await settled(page);
+    assert.equal(await page.getAttribute('button[data-view=top]', 'aria-pressed'), 'true');
+    assert.equal(await page.getAttribute('button[data-view=diagonal]', 'aria-pressed'), 'false');
+    const flat = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(flat[0].x - flat[1].x) < 3, `the top view looks straight down: ${JSON.stringify(flat)}`);
+    const top = await shot(page);
+    const share = changedShare(before, top);
+    assert.ok(share > 0.05, `the picture changed (${share})`);
+
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    const back = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(back[0].x - slant[0].x) < 2 && Math.abs(back[1].y - slant[1].y) < 2, 'back to the slanted view');
+
+    // The language switch reaches the 3D board's buttons and name.
+    await page.selectOption('select.lang', 'ja');
+    assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), '斜めから見る');
+    assert.equal((await page.textContent('button[data-view=top]')).trim(), '上から見る');
+    assert.match(await page.getAttribute('.board3d-canvas', 'aria-label'), /^3D の盤/);
+    await page.selectOption('select.lang', 'ko');
+    assert.equal((await page.textContent('button[data-view=top]')).trim(), '위에서 보기');
+    await page.close();
+  });
+});
+
+describe('the game page without WebGL', () => {
+  let plain;
+  before(async () => {
+    plain = await startBrowser(['--disable-webgl', '--disable-3d-apis']);
+  });
+  after(async () => {
+    await plain?.close();
+  });
+
+  it('says so once, and the button grid alone plays a move', async () => {
+    const page = await openPage(plain, server.url);
+    assert.equal(await board3d(page), 'off');
+    assert.equal(await page.locator('.no3d-note').count(), 1);
+    assert.equal(await page.isVisible('.no3d-note'), true);
+    assert.match(await page.textContent('.no3d-note'), /cannot show the 3D board \(WebGL is unavailable\)/);
+    assert.equal(await page.locator('canvas').count(), 0, 'no canvas');
+    assert.equal(await page.isVisible('.board3d-mount'), false);
+
+    await page.click('.mode-button[data-mode="local"]');
+    for (let i = 0; i < 2; i++) {
+      await page.click('.curtain button');
+      await page.click('[data-focus-key="confirm"]');
+    }
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'turn');
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    assert.equal(await phase(page), 'moved', `${from}→${to} played on the grid`);
+    assert.equal(await holder(page, from), 'empty');
+    // Still said once, in the current language.
+    await page.selectOption('select.lang', 'ja');
+    assert.equal(await page.locator('.no3d-note').count(), 1);
+    assert.match(await page.textContent('.no3d-note'), /WebGL/);
+    await page.close();
+  });
+});
