@@ -59,6 +59,14 @@ export async function startServer() {
 }
 
 /**
+ * Flags for the suites that drive the button grid (game, CPU, online): without WebGL the page
+ * plays on the grid alone. With WebGL the 3D board would draw every change in SwiftShader
+ * (software, ~0.5 s a frame on this machine), which slows whole keyboard games and delays what
+ * those suites observe; the 3D board on the page is tested in `board3d-integrated.test.mjs`.
+ */
+export const GRID_ONLY = ['--disable-webgl', '--disable-3d-apis'];
+
+/**
  * Starts Chromium, with `extraArgs` after the usual flags (e.g. `--disable-webgl`). Each page
  * opened with `openPage` gets its own context (own storage).
  */
@@ -72,7 +80,8 @@ export async function startBrowser(extraArgs = []) {
  * screen showing.
  */
 export async function openPage(browser, baseUrl, { lang = 'en', viewport = { width: 1280, height: 900 } } = {}) {
-  const context = await browser.browser.newContext({ viewport, locale: 'en-US' });
+  // Reduced motion: the 3D board (where WebGL works) jumps to each new state instead of animating.
+  const context = await browser.browser.newContext({ viewport, locale: 'en-US', reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('page error:', e));
   await page.goto(`${baseUrl}?e2e`);

@@ -4,7 +4,7 @@
 // disabled the page says so and the button grid alone plays.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openPage, startBrowser, startServer } from '../e2e-support/game.mjs';
+import { openPage, pressSquare, startBrowser, startServer } from '../e2e-support/game.mjs';
 import { colorDistance, decodePng, meanColor } from '../e2e-support/png.mjs';
 
 let server;
@@ -206,6 +206,30 @@ describe('the game page with its 3D board', () => {
     assert.ok(states.some((s) => s.phase === 'turn-curtain'), 'the curtain phases were seen');
     assert.ok(states.some((s) => s.state.pieces.some((p) => p.label !== undefined)), 'own names were passed');
     assert.deepEqual(errors, []);
+    await page.close();
+  });
+
+  it('leaves the keyboard on the button grid, and draws what the grid plays', async () => {
+    const page = await openPage(browser, server.url);
+    assert.equal(await board3d(page), 'on');
+    await page.click('.mode-button[data-mode="local"]');
+    for (let i = 0; i < 2; i++) {
+      await reveal(page);
+      await page.click('[data-focus-key="confirm"]');
+    }
+    await reveal(page);
+    assert.equal(await phase(page), 'turn');
+    assert.ok(await page.evaluate(() => document.activeElement?.classList.contains('cell')), "the turn starts with the focus on the grid");
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    const fromPoint = await at(page, from);
+    const before = await shot(page);
+    await pressSquare(page, from);
+    await pressSquare(page, to);
+    assert.equal(await phase(page), 'moved', `${from}→${to} played with the keyboard on the grid`);
+    await at(page, from);
+    const after = await shot(page);
+    const change = colorDistance(meanColor(before, fromPoint.x, fromPoint.y), meanColor(after, fromPoint.x, fromPoint.y));
+    assert.ok(change > 30, `the 3D board shows ${from} emptied (${change})`);
     await page.close();
   });
 

@@ -2,14 +2,14 @@
 // the wasm engine, the page shows only the human's view.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { focusedName, kindNames, openPage, pressSquare, startBrowser, startServer, tabTo } from '../e2e-support/game.mjs';
+import { GRID_ONLY, focusedName, kindNames, openPage, pressSquare, startBrowser, startServer, tabTo } from '../e2e-support/game.mjs';
 
 let server;
 let browser;
 
 before(async () => {
   server = await startServer();
-  browser = await startBrowser();
+  browser = await startBrowser(GRID_ONLY); // the grid alone: see GRID_ONLY
 });
 
 after(async () => {

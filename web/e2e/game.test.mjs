@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  GRID_ONLY,
   arrowTo,
   documentText,
   focusedName,
@@ -18,7 +19,7 @@ let browser;
 
 before(async () => {
   server = await startServer();
-  browser = await startBrowser();
+  browser = await startBrowser(GRID_ONLY); // the grid alone: see GRID_ONLY
 });
 
 after(async () => {

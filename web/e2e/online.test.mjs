@@ -2,7 +2,7 @@
 // own storage) in real Chromium against the real server, the server as referee.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { focusedName, kindNames, startBrowser } from '../e2e-support/game.mjs';
+import { GRID_ONLY, focusedName, kindNames, startBrowser } from '../e2e-support/game.mjs';
 import {
   confirmArrangement,
   createRoom,
@@ -23,7 +23,7 @@ let browser;
 
 before(async () => {
   server = await onlineServer();
-  browser = await startBrowser();
+  browser = await startBrowser(GRID_ONLY); // the grid alone: see GRID_ONLY
 });
 
 after(async () => {
