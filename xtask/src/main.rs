@@ -140,6 +140,8 @@ const WASM_BUILDS: [WasmBuild; 2] = [
 /// `web/src/wasm/` and `web/src/wasm-cpu/`.
 fn build_wasm() -> Result<()> {
     ensure_wasm_target()?;
+    ensure_npm_packages()?; // binaryen's wasm-opt is one of them
+
     for build in &WASM_BUILDS {
         build_one_wasm(build)?;
     }
@@ -191,13 +193,37 @@ fn build_one_wasm(build: &WasmBuild) -> Result<()> {
     Ok(())
 }
 
-/// Shrinks the wasm with `wasm-opt` when it is installed; the page works without it.
+/// The `wasm-opt` to use: the one pinned in the page's npm packages (`binaryen`), else one on
+/// the `PATH`.
+fn wasm_opt() -> PathBuf {
+    let pinned = web_dir().join("node_modules").join(".bin").join("wasm-opt");
+    if pinned.exists() {
+        pinned
+    } else {
+        PathBuf::from("wasm-opt")
+    }
+}
+
+/// The WebAssembly features Rust's wasm32 target emits, which browsers and Node have; `wasm-opt`
+/// must not be allowed more (with `--all-features` it writes e.g. `stringref`, which they refuse).
+const WASM_FEATURES: [&str; 6] = [
+    "--enable-reference-types",
+    "--enable-bulk-memory",
+    "--enable-multivalue",
+    "--enable-mutable-globals",
+    "--enable-nontrapping-float-to-int",
+    "--enable-sign-ext",
+];
+
+/// Shrinks the wasm with `wasm-opt -Oz` (binaryen from the page's npm packages); the page works
+/// without it.
 fn optimize_wasm(file: &Path) {
     if std::env::var_os("GUNJIN_NO_WASM_OPT").is_some() {
         println!("(GUNJIN_NO_WASM_OPT set: keeping the unoptimized wasm)");
         return;
     }
-    let Ok(found) = Command::new("wasm-opt").arg("--version").output() else {
+    let tool = wasm_opt();
+    let Ok(found) = Command::new(&tool).arg("--version").output() else {
         println!("(wasm-opt not found: keeping the unoptimized wasm)");
         return;
     };
@@ -212,8 +238,9 @@ fn optimize_wasm(file: &Path) {
         return;
     }
     let before = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
-    let ok = Command::new("wasm-opt")
-        .args(["-Oz", "--all-features"])
+    let ok = Command::new(&tool)
+        .arg("-Oz")
+        .args(WASM_FEATURES)
         .arg(file)
         .arg("-o")
         .arg(file)
@@ -221,7 +248,7 @@ fn optimize_wasm(file: &Path) {
         .is_ok_and(|s| s.success());
     let after = std::fs::metadata(file).map(|m| m.len()).unwrap_or(0);
     if ok {
-        println!("wasm-opt: {before} -> {after} bytes");
+        println!("wasm-opt {version}: {before} -> {after} bytes");
     } else {
         println!("(wasm-opt failed: keeping the unoptimized wasm)");
     }
