@@ -54,7 +54,7 @@ impl Level {
                 first_pass_share: 1.0,
                 default_nodes: 20_000,
                 time_share: 0.2,
-                temperature: Some(45.0),
+                temperature: Some(30.0),
                 blunder: 0.03,
                 probe_bonus: 0,
                 weights: BASE_WEIGHTS,

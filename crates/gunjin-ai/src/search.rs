@@ -444,7 +444,7 @@ impl Known {
                 Some(f) => same &= f == o,
             }
         }
-        same || wins * 10 >= total * 8
+        same || wins * 10 >= total * 6
     }
 
     /// After `mv` took `before` to `after`: the mover carries what is known about it.
