@@ -58,8 +58,9 @@ function changedShare(a, b, tolerance = 24) {
 
 /**
  * Share of the pixels in a box around a point that changed: a piece that leaves or lands changes
- * much of its square's box (its faces, its name, its shadow), even where gote's plain-wood piece
- * and the wooden board have close mean colours.
+ * a good part of its square's box (its faces, its name, its shadow; ~20–90% seen), even where
+ * gote's plain-wood piece and the wooden board have close mean colours. An untouched square
+ * redraws to the same pixels (0%).
  */
 function boxChange(a, b, p, radius = 14) {
   let changed = 0;
@@ -200,10 +201,10 @@ describe('the game page with its 3D board', () => {
       const after = await shot(page);
       assert.equal(await holder(page, from), 'empty', 'the mover left its square');
       const fromChange = boxChange(before, after, fromPoint);
-      assert.ok(fromChange > 0.2, `${from} redrawn (${fromChange} of its pixels changed)`);
+      assert.ok(fromChange > 0.08, `${from} redrawn (${fromChange} of its pixels changed)`);
       if (intoEmpty) {
         const toChange = boxChange(before, after, toPoint);
-        assert.ok(toChange > 0.2, `${to} redrawn (${toChange} of its pixels changed)`);
+        assert.ok(toChange > 0.08, `${to} redrawn (${toChange} of its pixels changed)`);
         t.diagnostic(`${from}→${to} into an empty square: both squares redrawn (${fromChange}, ${toChange})`);
         checkedBoth = true;
       }
@@ -248,7 +249,7 @@ describe('the game page with its 3D board', () => {
     await at(page, from);
     const after = await shot(page);
     const change = boxChange(before, after, fromPoint);
-    assert.ok(change > 0.2, `the 3D board shows ${from} emptied (${change} of its pixels changed)`);
+    assert.ok(change > 0.08, `the 3D board shows ${from} emptied (${change} of its pixels changed)`);
     await page.close();
   });
 
