@@ -342,23 +342,10 @@ fn setup_allows(side: Side, sq: Square) -> KindSet {
 
 /// A hand-tuned prior: how likely each kind is to start on a square, by row from the back.
 fn prior_for(side: Side, sq: Square) -> [f32; 16] {
-    let row = (sq.relative_row(side) as usize).clamp(1, 4) - 1;
+    let row = sq.relative_row(side).clamp(1, 4);
     let mut out = [1.0f32; 16];
     for k in Kind::ALL {
-        let by_row: [f32; 4] = match k {
-            Kind::Mine => [6.0, 6.0, 4.0, 1.0],
-            Kind::Flag => [0.0, 6.0, 2.0, 1.0],
-            Kind::General => [8.0, 6.0, 2.0, 1.0],
-            Kind::LieutenantGeneral | Kind::MajorGeneral => [4.0, 6.0, 4.0, 1.0],
-            Kind::Colonel | Kind::LieutenantColonel | Kind::Major => [3.0, 4.0, 4.0, 2.0],
-            Kind::Captain | Kind::Lieutenant | Kind::SecondLieutenant => [1.0, 3.0, 4.0, 6.0],
-            Kind::Cavalry => [1.0, 2.0, 4.0, 6.0],
-            Kind::Engineer => [2.0, 3.0, 3.0, 4.0],
-            Kind::Tank => [1.0, 2.0, 5.0, 6.0],
-            Kind::Plane => [4.0, 4.0, 3.0, 2.0],
-            Kind::Spy => [4.0, 5.0, 3.0, 1.0],
-        };
-        out[k.index()] = by_row[row].max(0.2);
+        out[k.index()] = (gunjin::row_preference(k, row) as f32).max(0.2);
     }
     if sq.is_hq() {
         out[Kind::General.index()] *= 4.0;

@@ -36,7 +36,7 @@ pub use record::{GameRecord, ReplayError};
 pub use rules::Ruleset;
 pub use setup::{
     CAMP_SQUARES, Deployment, Setup, SetupError, SetupViolation, SwapError, camp_squares,
-    placement_violation,
+    placement_violation, row_preference,
 };
 pub use side::{BySide, Side};
 pub use square::{Direction, Square};

@@ -391,9 +391,11 @@ fn placement_order(kind: Kind) -> u8 {
     }
 }
 
-/// How much a piece likes a square, by row counted from the back (1) to the front (4).
-fn row_weight(kind: Kind, sq: Square, side: Side) -> u32 {
-    let row = sq.relative_row(side) as usize - 1;
+/// How strongly automatic arrangement draws `kind` to a row of its camp, counted from the back
+/// (1) to the front (4); 0 outside that range. The CPU's prior over enemy deployments reads the
+/// same table, so the two agree on what a usual arrangement looks like.
+#[must_use]
+pub const fn row_preference(kind: Kind, relative_row: u8) -> u32 {
     let by_row: [u32; 4] = match kind {
         Kind::Mine => [6, 6, 4, 1],
         Kind::Flag => [0, 6, 2, 1],
@@ -407,6 +409,15 @@ fn row_weight(kind: Kind, sq: Square, side: Side) -> u32 {
         Kind::Plane => [4, 4, 3, 2],
         Kind::Spy => [4, 5, 3, 1],
     };
+    match relative_row {
+        1..=4 => by_row[relative_row as usize - 1],
+        _ => 0,
+    }
+}
+
+/// How much a piece likes a square, by row counted from the back (1) to the front (4).
+fn row_weight(kind: Kind, sq: Square, side: Side) -> u32 {
+    let preference = row_preference(kind, sq.relative_row(side));
     let entrance_bonus = if sq.is_entrance_of(side)
         && matches!(
             kind,
@@ -416,7 +427,7 @@ fn row_weight(kind: Kind, sq: Square, side: Side) -> u32 {
     } else {
         1
     };
-    by_row[row].max(1) * entrance_bonus
+    preference.max(1) * entrance_bonus
 }
 
 fn weighted<T: Copy, R: Rng + ?Sized>(rng: &mut R, items: &[(T, u32)]) -> Option<T> {
