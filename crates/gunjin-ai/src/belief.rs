@@ -89,6 +89,28 @@ impl Belief {
         Self::build(t, t.side.opponent(), Some(&t.own_kinds))
     }
 
+    /// Weighs the sampling towards what the enemy's behaviour suggests: pieces that keep
+    /// advancing are more likely officers who can take a headquarters, and pieces that start
+    /// battles are more likely strong ones. This changes no fact, only how likely each allowed
+    /// kind is.
+    pub(crate) fn read_behaviour(&mut self, t: &Tracked, reading: Reading) {
+        let s = self.side.index();
+        for i in 0..N {
+            let advances = i32::from(t.advances[s][i].min(reading.cap));
+            let attacks = i32::from(t.attacks[s][i].min(reading.cap));
+            for k in Kind::ALL {
+                let mut w = 1.0f32;
+                if k.can_occupy() {
+                    w *= reading.advance.powi(advances);
+                }
+                if is_strong(k) {
+                    w *= reading.attack.powi(attacks);
+                }
+                self.prior[i][k.index()] *= w;
+            }
+        }
+    }
+
     /// Whether the belief used the whole history (false for a view whose history did not fit).
     #[must_use]
     pub fn is_exact(&self) -> bool {
@@ -340,6 +362,22 @@ fn setup_allows(side: Side, sq: Square) -> KindSet {
     set
 }
 
+/// How much the behaviour of a piece counts (each factor per observed act, up to `cap` acts).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Reading {
+    pub advance: f32,
+    pub attack: f32,
+    pub cap: u8,
+}
+
+/// Kinds that win most battles they start.
+fn is_strong(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::General | Kind::LieutenantGeneral | Kind::MajorGeneral | Kind::Plane | Kind::Tank
+    )
+}
+
 /// A hand-tuned prior: how likely each kind is to start on a square, by row from the back.
 fn prior_for(side: Side, sq: Square) -> [f32; 16] {
     let row = sq.relative_row(side).clamp(1, 4);
@@ -489,4 +527,62 @@ fn restrict_by_counts(dom: &mut [KindSet; N]) -> bool {
 #[must_use]
 pub fn count_only_probability(kind: Kind) -> f32 {
     f32::from(kind.count()) / N as f32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gunjin::rand::{SeedableRng, rngs::SmallRng};
+    use gunjin::{BySide, Deployment, Game, Ruleset};
+
+    fn occupier_share(belief: &Belief, piece: usize) -> f32 {
+        let m = belief.marginals(4000, &mut SmallRng::seed_from_u64(9));
+        Kind::ALL
+            .iter()
+            .filter(|k| k.can_occupy())
+            .map(|k| m[piece][k.index()])
+            .sum()
+    }
+
+    #[test]
+    fn behaviour_shifts_likelihoods_but_rules_nothing_out() {
+        let game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, 5)),
+        )
+        .expect("a game");
+        let view = game.view(Side::Sente);
+        let mut tracked = Tracked::from_view(&view).expect("the history fits");
+        let plain = Belief::of_enemy_tracked(&tracked);
+        // A front-row piece of gote that (as if) walked forward four times and attacked twice.
+        let walker = (0..N)
+            .find(|&i| tracked.initial[1][i].relative_row(Side::Gote) == 4)
+            .expect("gote has a front row");
+        tracked.advances[1][walker] = 4;
+        tracked.attacks[1][walker] = 2;
+        let mut read = Belief::of_enemy_tracked(&tracked);
+        read.read_behaviour(
+            &tracked,
+            Reading {
+                advance: 1.5,
+                attack: 2.0,
+                cap: 8,
+            },
+        );
+        for (a, b) in plain.pieces().zip(read.pieces()) {
+            assert_eq!(a.kinds, b.kinds, "reading changes no fact");
+        }
+        let before = occupier_share(&plain, walker);
+        let after = occupier_share(&read, walker);
+        assert!(
+            after > before + 0.15,
+            "an advancing attacker looks like an officer: {before} → {after}"
+        );
+        // A piece that did nothing keeps its likelihoods (up to sampling noise).
+        let idle = (0..N)
+            .find(|&i| i != walker && tracked.initial[1][i].relative_row(Side::Gote) == 4)
+            .expect("a second front-row piece");
+        let (b, a) = (occupier_share(&plain, idle), occupier_share(&read, idle));
+        assert!((a - b).abs() < 0.1, "idle piece: {b} → {a}");
+    }
 }

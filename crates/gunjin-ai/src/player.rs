@@ -4,22 +4,24 @@
 use gunjin::rand::{RngExt, SeedableRng, rngs::SmallRng};
 use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset, Square};
 
-use crate::belief::Belief;
+use crate::belief::{Belief, Reading};
 use crate::budget::Budget;
 use crate::kindset::KindSet;
-use crate::search::{BASE_WEIGHTS, FULL_WEIGHTS, Known, Searcher, Tables, Weights};
+use crate::search::{BASE_WEIGHTS, FULL_WEIGHTS, Known, LEVEL_WEIGHTS, Searcher, Tables, Weights};
 use crate::track::Tracked;
 
 /// How strong the CPU plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
-    /// 初級: one ply over a couple of imagined worlds, with some randomness. Fast, plausible,
-    /// beatable.
+    /// 初級: one ply over a couple of imagined worlds, with some randomness; answers a threat
+    /// next to its HQ. Fast, plausible, beatable.
     Beginner,
-    /// 中級: two plies (plus battles) over six imagined worlds.
+    /// 中級: two plies (plus battles and HQ threats) over six imagined worlds, watching enemy
+    /// officers near its HQ.
     Intermediate,
-    /// 上級: two plies (plus battles) over as many imagined worlds as half the budget allows
-    /// (up to 128), then three plies for the best few moves.
+    /// 上級: three plies (plus battles and HQ threats) over as many imagined worlds as half the
+    /// budget allows (up to 24), then four plies for the best few moves; reads the enemy's
+    /// behaviour (advancing pieces are likely officers, attackers likely strong).
     Advanced,
 }
 
@@ -57,6 +59,8 @@ impl Level {
                 temperature: Some(30.0),
                 blunder: 0.03,
                 probe_bonus: 0,
+                hq_check: true,
+                reading: None,
                 weights: BASE_WEIGHTS,
             },
             Level::Intermediate => Plan {
@@ -71,20 +75,28 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 0,
-                weights: BASE_WEIGHTS,
+                hq_check: true,
+                reading: None,
+                weights: LEVEL_WEIGHTS,
             },
             Level::Advanced => Plan {
-                worlds: 128,
+                worlds: 24,
                 min_worlds: 2,
-                depth: 2,
-                deep_top: 6,
-                deep_depth: 3,
+                depth: 3,
+                deep_top: 4,
+                deep_depth: 4,
                 first_pass_share: 0.5,
                 default_nodes: 3_000_000,
                 time_share: 0.4,
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 30,
+                hq_check: true,
+                reading: Some(Reading {
+                    advance: 1.5,
+                    attack: 2.0,
+                    cap: 8,
+                }),
                 weights: FULL_WEIGHTS,
             },
         }
@@ -122,6 +134,10 @@ pub(crate) struct Plan {
     /// Worth of probing an unknown piece with a cheap one (and cost of revealing a high
     /// officer), added at the root.
     probe_bonus: i32,
+    /// Whether the search answers threats to the own HQ beyond its depth.
+    hq_check: bool,
+    /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
+    reading: Option<Reading>,
     weights: Weights,
 }
 
@@ -138,6 +154,8 @@ pub(crate) const GREEDY: Plan = Plan {
     temperature: None,
     blunder: 0.0,
     probe_bonus: 0,
+    hq_check: false,
+    reading: None,
     weights: BASE_WEIGHTS,
 };
 
@@ -229,12 +247,22 @@ struct Setting<'v> {
 
 impl<'v> Setting<'v> {
     fn new(view: &'v PlayerView) -> Option<Setting<'v>> {
+        Self::reading(view, None)
+    }
+
+    fn reading(view: &'v PlayerView, reading: Option<Reading>) -> Option<Setting<'v>> {
         if !view.status().is_ongoing() || view.to_move() != view.side() {
             return None;
         }
         let tracked = Tracked::from_view(view).ok();
         let belief = match &tracked {
-            Some(t) => Belief::of_enemy_tracked(t),
+            Some(t) => {
+                let mut b = Belief::of_enemy_tracked(t);
+                if let Some(r) = reading {
+                    b.read_behaviour(t, r);
+                }
+                b
+            }
             None => Belief::of_enemy(view),
         };
         Some(Setting {
@@ -274,7 +302,7 @@ pub(crate) fn decide(
     seed: u64,
 ) -> Option<Move> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let setting = Setting::new(view)?;
+    let setting = Setting::reading(view, plan.reading)?;
     let first = setting.world(&mut rng)?;
     let moves = first.0.legal_moves();
     if moves.is_empty() {
@@ -293,6 +321,7 @@ pub(crate) fn decide(
     }
     let timer = budget.start();
     let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
+    search.hq_check = plan.hq_check;
     let mut total = vec![0i64; moves.len()];
     let mut worlds: Vec<(Position, Known)> = Vec::new();
 

@@ -87,7 +87,8 @@ pub(crate) struct Weights {
     pub hq_threat: i32,
     /// Own HQ empty.
     pub hq_empty: i32,
-    /// An officer near the enemy HQ that would beat its occupant: per (4 − distance)².
+    /// An officer near the enemy HQ that would beat its occupant: per (`NEAR_RADIUS` + 1 −
+    /// distance)².
     pub hq_near: i32,
     /// Own HQ empty: per unit of enemy officers' closeness.
     pub hq_pressure: i32,
@@ -107,15 +108,25 @@ pub(crate) const BASE_WEIGHTS: Weights = Weights {
     hq_refill: 0,
 };
 
+/// The levels' weights: the baseline's plus officers closing in on an HQ they could take.
+pub(crate) const LEVEL_WEIGHTS: Weights = Weights {
+    hq_near: 15,
+    ..BASE_WEIGHTS
+};
+
+/// The advanced level's weights: also keeps a piece ready to step back into an empty own HQ.
 pub(crate) const FULL_WEIGHTS: Weights = Weights {
     officer_advance: 14,
     piece_advance: 3,
     hq_threat: 600,
     hq_empty: 120,
-    hq_near: 0,
+    hq_near: 15,
     hq_pressure: 60,
     hq_refill: 40,
 };
+
+/// How far from the enemy HQ an officer that would beat its occupant starts to count as a threat.
+const NEAR_RADIUS: i32 = 5;
 
 /// The position's value for `side`.
 pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights) -> i32 {
@@ -145,7 +156,7 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
                 pressure[s] += (7 - d).max(0);
                 v += (12 - d).max(0) * w.officer_advance;
                 // Close to an enemy HQ it could take: a threat the enemy must answer.
-                if d <= 3 {
+                if d <= NEAR_RADIUS {
                     let beats = match pos.piece_at(Square::hq(p.side.opponent())) {
                         None => true,
                         Some(occ) => {
@@ -153,7 +164,7 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
                         }
                     };
                     if beats {
-                        v += (4 - d) * (4 - d) * w.hq_near;
+                        v += (NEAR_RADIUS + 1 - d) * (NEAR_RADIUS + 1 - d) * w.hq_near;
                     }
                 }
             } else {
@@ -212,6 +223,9 @@ pub(crate) struct Searcher<'b, 't> {
     timer: &'t Timer<'b>,
     pub aborted: bool,
     qdepth: u8,
+    /// Answer an enemy officer next to the own HQ in the quiescence search instead of standing
+    /// pat (like a check extension in chess).
+    pub hq_check: bool,
 }
 
 impl<'b, 't> Searcher<'b, 't> {
@@ -231,6 +245,7 @@ impl<'b, 't> Searcher<'b, 't> {
             timer,
             aborted: false,
             qdepth: 3,
+            hq_check: false,
         }
     }
 
@@ -358,14 +373,22 @@ impl<'b, 't> Searcher<'b, 't> {
             return terminal(pos, side, ply);
         }
         let stand = evaluate(pos, side, self.tables, &self.weights);
-        if left == 0 || stand >= beta || self.out_of_budget() {
+        let in_danger = self.hq_check && left > 0 && hq_in_danger(pos, side);
+        if !in_danger && (left == 0 || stand >= beta || self.out_of_budget()) {
             return stand;
         }
-        alpha = alpha.max(stand);
+        if self.out_of_budget() {
+            return stand;
+        }
         let enemy_hq = Square::hq(side.opponent());
-        let mut best = stand;
+        // In danger, standing pat is no answer: every move is searched and the best one counts.
+        let mut best = if in_danger { -INF } else { stand };
+        if !in_danger {
+            alpha = alpha.max(stand);
+        }
         for mv in pos.legal_moves() {
-            if (pos.piece_at(mv.to).is_none() && mv.to != enemy_hq) || !known.fair(pos, mv) {
+            let quiet = pos.piece_at(mv.to).is_none() && mv.to != enemy_hq;
+            if (quiet && !in_danger) || !known.fair(pos, mv) {
                 continue;
             }
             let mut child = pos.clone();
@@ -383,8 +406,23 @@ impl<'b, 't> Searcher<'b, 't> {
                 break;
             }
         }
-        best
+        if best == -INF { stand } else { best }
     }
+}
+
+/// Whether an enemy officer next to `side`'s HQ would take it with its next move.
+fn hq_in_danger(pos: &Position, side: Side) -> bool {
+    let hq = Square::hq(side);
+    let occupant = pos.piece_at(hq);
+    hq.neighbours().any(|n| {
+        pos.piece_at(n).is_some_and(|p| {
+            p.side != side
+                && p.kind.can_occupy()
+                && occupant.is_none_or(|o| {
+                    resolve_battle(p.kind, o.kind, None, pos.rules()) == Outcome::Attacker
+                })
+        })
+    })
 }
 
 /// What each side can know about the kind of the piece on each square: for the viewer's pieces,
@@ -495,4 +533,107 @@ fn ordered(pos: &Position) -> MoveList {
     };
     moves.sort_by_key(key);
     moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gunjin::{Piece, Ruleset};
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).expect("a square of the board")
+    }
+
+    fn piece(side: Side, kind: Kind) -> Piece {
+        Piece { side, kind }
+    }
+
+    /// Sente to move; a captain holds sente's HQ and a gote major stands two steps away, free to
+    /// step next to the HQ and take it on the following move.
+    fn major_two_steps_from_a_weak_hq() -> Position {
+        Position::from_pieces(
+            Ruleset::STANDARD,
+            [
+                (sq("cd1"), piece(Side::Sente, Kind::Captain)),
+                (sq("f4"), piece(Side::Sente, Kind::Cavalry)),
+                (sq("a1"), piece(Side::Sente, Kind::Colonel)),
+                (sq("c3"), piece(Side::Gote, Kind::Major)),
+                (sq("f8"), piece(Side::Gote, Kind::General)),
+            ],
+            Side::Sente,
+            0,
+        )
+        .expect("a legal arrangement")
+    }
+
+    fn score_of_quiet_move(hq_check: bool) -> i32 {
+        let pos = major_two_steps_from_a_weak_hq();
+        let tables = Tables::new();
+        let budget = Budget::nodes(200_000);
+        let timer = budget.start();
+        let mut search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
+        search.hq_check = hq_check;
+        let known = Known::from_squares(pos.pieces().map(|(s, p)| (s, KindSet::only(p.kind))));
+        let quiet = Move {
+            from: sq("f4"),
+            to: sq("f3"),
+        };
+        assert!(pos.is_legal(quiet));
+        search
+            .root_scores(&pos, &[quiet], 2, &known)
+            .expect("within budget")[0]
+    }
+
+    #[test]
+    fn the_hq_check_sees_a_threat_one_move_beyond_the_depth() {
+        // Two plies end with the major next to the HQ and sente to move: standing pat hides
+        // the loss, answering the threat shows it.
+        let blind = score_of_quiet_move(false);
+        let seeing = score_of_quiet_move(true);
+        assert!(blind > -WIN / 2, "without the check: {blind}");
+        assert!(seeing < -WIN / 2, "with the check: {seeing}");
+    }
+
+    #[test]
+    fn danger_needs_an_officer_next_to_the_hq_that_beats_its_occupant() {
+        let pos = |occupant: Kind, attacker: Kind, at: &str| {
+            Position::from_pieces(
+                Ruleset::STANDARD,
+                [
+                    (sq("cd1"), piece(Side::Sente, occupant)),
+                    (sq("a1"), piece(Side::Sente, Kind::Colonel)),
+                    (sq(at), piece(Side::Gote, attacker)),
+                    (sq("f8"), piece(Side::Gote, Kind::Captain)),
+                ],
+                Side::Sente,
+                0,
+            )
+            .expect("a legal arrangement")
+        };
+        assert!(hq_in_danger(
+            &pos(Kind::Captain, Kind::Major, "c2"),
+            Side::Sente
+        ));
+        assert!(hq_in_danger(
+            &pos(Kind::Captain, Kind::Major, "e1"),
+            Side::Sente
+        ));
+        // Two steps away, beaten by the occupant, or unable to occupy: no danger yet.
+        assert!(!hq_in_danger(
+            &pos(Kind::Captain, Kind::Major, "c3"),
+            Side::Sente
+        ));
+        assert!(!hq_in_danger(
+            &pos(Kind::General, Kind::Major, "c2"),
+            Side::Sente
+        ));
+        assert!(!hq_in_danger(
+            &pos(Kind::Captain, Kind::Tank, "c2"),
+            Side::Sente
+        ));
+        assert!(!hq_in_danger(
+            &pos(Kind::Mine, Kind::Major, "d2"),
+            Side::Sente
+        ));
+    }
 }

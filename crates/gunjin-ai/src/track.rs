@@ -38,6 +38,10 @@ pub struct Tracked {
     pub moves_allow: [[KindSet; 23]; 2],
     /// Whether the piece has moved.
     pub moved: [[bool; 23]; 2],
+    /// Moves that took the piece forward (towards the enemy's back row).
+    pub advances: [[u8; 23]; 2],
+    /// Battles the piece started.
+    pub attacks: [[u8; 23]; 2],
     /// Every battle, in order.
     pub battles: Vec<BattleFact>,
     /// The viewer's kind of each of its pieces.
@@ -74,6 +78,8 @@ impl Tracked {
         let mut current = initial.map(|row| row.map(Some));
         let mut moves_allow = [[KindSet::ALL; 23]; 2];
         let mut moved = [[false; 23]; 2];
+        let mut advances = [[0u8; 23]; 2];
+        let mut attacks = [[0u8; 23]; 2];
         let mut battles = Vec::new();
         let mut removed_own: Vec<u8> = Vec::new();
 
@@ -87,6 +93,9 @@ impl Tracked {
             let (ms, mi) = (mover.0.index(), mover.1 as usize);
             moves_allow[ms][mi] = moves_allow[ms][mi].and(allow);
             moved[ms][mi] = true;
+            if ply.to.relative_row(ply.side) > ply.from.relative_row(ply.side) {
+                advances[ms][mi] = advances[ms][mi].saturating_add(1);
+            }
             board[ply.from.index()] = None;
             let target = board[ply.to.index()];
             match (ply.battle, target) {
@@ -102,6 +111,7 @@ impl Tracked {
                         .behind(defender.0)
                         .and_then(|b| board[b.index()])
                         .filter(|b| b.0 == defender.0);
+                    attacks[ms][mi] = attacks[ms][mi].saturating_add(1);
                     battles.push(BattleFact {
                         attacker: mover,
                         defender,
@@ -174,6 +184,8 @@ impl Tracked {
             current,
             moves_allow,
             moved,
+            advances,
+            attacks,
             battles,
             own_kinds,
         })
