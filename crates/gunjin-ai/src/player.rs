@@ -16,7 +16,7 @@ pub enum Level {
     /// 初級: one ply over a couple of imagined worlds, with some randomness; answers a threat
     /// next to its HQ. Fast, plausible, beatable.
     Beginner,
-    /// 中級: two plies (plus battles and HQ threats) over six imagined worlds, watching enemy
+    /// 中級: two plies (plus battles and HQ threats) over twelve imagined worlds, watching enemy
     /// officers near its HQ.
     Intermediate,
     /// 上級: three plies (plus battles and HQ threats) over as many imagined worlds as half the
@@ -64,7 +64,7 @@ impl Level {
                 weights: BASE_WEIGHTS,
             },
             Level::Intermediate => Plan {
-                worlds: 6,
+                worlds: 12,
                 min_worlds: 1,
                 depth: 2,
                 deep_top: 0,
