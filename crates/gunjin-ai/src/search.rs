@@ -374,10 +374,7 @@ impl<'b, 't> Searcher<'b, 't> {
         }
         let stand = evaluate(pos, side, self.tables, &self.weights);
         let in_danger = self.hq_check && left > 0 && hq_in_danger(pos, side);
-        if !in_danger && (left == 0 || stand >= beta || self.out_of_budget()) {
-            return stand;
-        }
-        if self.out_of_budget() {
+        if self.out_of_budget() || (!in_danger && (left == 0 || stand >= beta)) {
             return stand;
         }
         let enemy_hq = Square::hq(side.opponent());
