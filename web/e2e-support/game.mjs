@@ -158,6 +158,19 @@ export async function arrowTo(page, square) {
   throw new Error(`could not reach ${square} with the arrow keys`);
 }
 
+/**
+ * Two players on this device: both arrangements confirmed as dealt, then sente's turn is shown.
+ * `open` lifts a curtain (a plain click by default; a 3D page may also wait for its board).
+ */
+export async function startLocalTurn(page, open = (p) => p.click('.curtain button')) {
+  await page.click('.mode-button[data-mode="local"]');
+  for (let i = 0; i < 2; i++) {
+    await open(page);
+    await page.click('[data-focus-key="confirm"]');
+  }
+  await open(page);
+}
+
 /** Presses `square` with the keyboard: arrows to it, then Enter. */
 export async function pressSquare(page, square) {
   await arrowTo(page, square);

@@ -4,7 +4,7 @@
 // disabled the page says so and the button grid alone plays.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { openPage, pressSquare, startBrowser, startServer } from '../e2e-support/game.mjs';
+import { openPage, pressSquare, startBrowser, startLocalTurn, startServer } from '../e2e-support/game.mjs';
 import { decodePng, meanColor } from '../e2e-support/png.mjs';
 
 let server;
@@ -157,12 +157,7 @@ describe('the game page with its 3D board', () => {
     }
 
     // Two players on this device: both arrangements as dealt, then sente's turn.
-    await page.click('.mode-button[data-mode="local"]');
-    for (let i = 0; i < 2; i++) {
-      await reveal(page);
-      await page.click('[data-focus-key="confirm"]');
-    }
-    await reveal(page);
+    await startLocalTurn(page, reveal);
     assert.equal(await phase(page), 'turn');
     await at(page, 'a1');
     image = await shot(page);
@@ -232,12 +227,7 @@ describe('the game page with its 3D board', () => {
   it('leaves the keyboard on the button grid, and draws what the grid plays', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');
-    await page.click('.mode-button[data-mode="local"]');
-    for (let i = 0; i < 2; i++) {
-      await reveal(page);
-      await page.click('[data-focus-key="confirm"]');
-    }
-    await reveal(page);
+    await startLocalTurn(page, reveal);
     assert.equal(await phase(page), 'turn');
     assert.ok(await page.evaluate(() => document.activeElement?.classList.contains('cell')), "the turn starts with the focus on the grid");
     const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
@@ -305,12 +295,7 @@ describe('the game page without WebGL', () => {
     assert.equal(await page.locator('canvas').count(), 0, 'no canvas');
     assert.equal(await page.isVisible('.board3d-mount'), false);
 
-    await page.click('.mode-button[data-mode="local"]');
-    for (let i = 0; i < 2; i++) {
-      await page.click('.curtain button');
-      await page.click('[data-focus-key="confirm"]');
-    }
-    await page.click('.curtain button');
+    await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
     const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
     await page.click(`.cell[data-square="${from}"]`);

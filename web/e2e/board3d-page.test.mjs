@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildHarness, launch, serve } from '../e2e-support/board3d-harness.mjs';
+import { startLocalTurn } from '../e2e-support/game.mjs';
 import { colorDistance, decodePng, meanColor } from '../e2e-support/png.mjs';
 
 let dir;
@@ -52,12 +53,7 @@ describe('game page with the 3D board', () => {
     assert.equal(await page.evaluate(() => document.body.dataset.ready), '3d', errors.join('\n'));
 
     // Two players on this device: both arrangements as dealt, then sente's turn.
-    await page.click('.mode-button[data-mode="local"]');
-    for (let i = 0; i < 2; i++) {
-      await page.click('.curtain button');
-      await page.click('[data-focus-key="confirm"]');
-    }
-    await page.click('.curtain button');
+    await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
     await page.evaluate(() => window.board3d.settled());
 
