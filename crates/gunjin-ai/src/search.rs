@@ -2,7 +2,10 @@
 //! evaluation it uses: material, officers' approach to the enemy headquarters, the headquarters'
 //! safety.
 
-use gunjin::{Kind, Move, MoveList, Outcome, Position, Side, Square, Status, resolve_battle};
+use gunjin::rand::{RngExt, SeedableRng, rngs::SmallRng};
+use gunjin::{
+    Kind, Move, MoveList, Outcome, Piece, Position, Side, Square, Status, resolve_battle,
+};
 
 use crate::budget::{Budget, Timer};
 use crate::kindset::KindSet;
@@ -15,6 +18,11 @@ const INF: i32 = 1_000_000;
 pub(crate) struct Tables {
     /// `to_enemy_hq[side][sq]`: steps for `side`'s piece on `sq` to reach the opponent's HQ.
     to_enemy_hq: [[u8; Square::COUNT]; 2],
+    /// Random keys whose exclusive-or names a position in the transposition table: one per
+    /// piece on a square, per count of plies without battle, and one for gote to move.
+    piece_keys: [[[u64; 16]; 2]; Square::COUNT],
+    quiet_keys: [u64; 101],
+    gote_key: u64,
 }
 
 impl Tables {
@@ -40,7 +48,61 @@ impl Tables {
                 frontier = next;
             }
         }
-        Tables { to_enemy_hq }
+        let mut rng = SmallRng::seed_from_u64(0x007a_6f62_7269_7374);
+        let mut piece_keys = [[[0u64; 16]; 2]; Square::COUNT];
+        for key in piece_keys.iter_mut().flatten().flatten() {
+            *key = rng.random();
+        }
+        let mut quiet_keys = [0u64; 101];
+        for key in &mut quiet_keys {
+            *key = rng.random();
+        }
+        Tables {
+            to_enemy_hq,
+            piece_keys,
+            quiet_keys,
+            gote_key: rng.random(),
+        }
+    }
+
+    fn piece_key(&self, sq: Square, piece: Piece) -> u64 {
+        self.piece_keys[sq.index()][piece.side.index()][piece.kind.index()]
+    }
+
+    fn quiet_key(&self, pos: &Position) -> u64 {
+        self.quiet_keys[usize::from(pos.plies_without_battle().min(100))]
+    }
+
+    fn turn_key(&self, pos: &Position) -> u64 {
+        if pos.to_move() == Side::Gote {
+            self.gote_key
+        } else {
+            0
+        }
+    }
+
+    /// The key of a whole position.
+    pub(crate) fn key(&self, pos: &Position) -> u64 {
+        pos.pieces()
+            .fold(self.quiet_key(pos) ^ self.turn_key(pos), |k, (sq, p)| {
+                k ^ self.piece_key(sq, p)
+            })
+    }
+
+    /// The key of `after`, reached from `before` (key `key`) by `mv`: only the two squares,
+    /// the counter and the turn change.
+    fn key_after(&self, key: u64, before: &Position, mv: Move, after: &Position) -> u64 {
+        let mut k = key ^ self.quiet_key(before) ^ self.quiet_key(after);
+        k ^= self.turn_key(before) ^ self.turn_key(after);
+        for sq in [mv.from, mv.to] {
+            if let Some(p) = before.piece_at(sq) {
+                k ^= self.piece_key(sq, p);
+            }
+            if let Some(p) = after.piece_at(sq) {
+                k ^= self.piece_key(sq, p);
+            }
+        }
+        k
     }
 
     fn distance(&self, side: Side, sq: Square) -> i32 {
@@ -226,7 +288,43 @@ pub(crate) struct Searcher<'b, 't> {
     /// Answer an enemy officer next to the own HQ in the quiescence search instead of standing
     /// pat (like a check extension in chess).
     pub hq_check: bool,
+    /// Root moves scoring this far below the best of their world are only bounded, not
+    /// scored exactly (None: every root move exactly).
+    pub root_margin: Option<i32>,
+    /// Quiet moves that cut the search off, two per ply: tried early at the same ply elsewhere.
+    killers: [[Option<Move>; 2]; MAX_PLY],
+    /// How often each quiet move (from, to) cut the search off, weighted by depth.
+    history: Box<[[u32; Square::COUNT]; Square::COUNT]>,
+    /// Values found so far, by position key (one entry per slot, the latest kept).
+    table: Vec<Entry>,
 }
+
+/// Slots in the transposition table (a power of two).
+const TABLE_SLOTS: usize = 1 << 16;
+
+/// What the transposition table remembers of one searched position.
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    key: u64,
+    value: i32,
+    depth: u8,
+    bound: Bound,
+    best: Option<Move>,
+}
+
+/// How a remembered value relates to the true one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Bound {
+    #[default]
+    Exact,
+    /// The true value is at least this (the search was cut off above).
+    Lower,
+    /// The true value is at most this (no move reached alpha).
+    Upper,
+}
+
+/// Plies below the root that keep killer moves.
+const MAX_PLY: usize = 24;
 
 impl<'b, 't> Searcher<'b, 't> {
     pub(crate) fn new(
@@ -246,6 +344,10 @@ impl<'b, 't> Searcher<'b, 't> {
             aborted: false,
             qdepth: 3,
             hq_check: false,
+            root_margin: None,
+            killers: [[None; 2]; MAX_PLY],
+            history: Box::new([[0; Square::COUNT]; Square::COUNT]),
+            table: vec![Entry::default(); TABLE_SLOTS],
         }
     }
 
@@ -279,35 +381,66 @@ impl<'b, 't> Searcher<'b, 't> {
         self.aborted
     }
 
-    /// The value of each root move for the side to move, searched `depth` plies deep. `None` if
-    /// the budget ran out before every move was scored.
+    /// The value of each root move for the side to move, searched `depth` plies deep, visiting
+    /// the moves in the order of `likely_best` (indices into `moves`, best first; missing ones
+    /// follow in their own order). With a root margin, a move that falls that far below the
+    /// best found so far gets an upper bound of its value instead of the value. `None` if the
+    /// budget ran out before every move was scored.
     pub(crate) fn root_scores(
         &mut self,
         pos: &Position,
         moves: &[Move],
         depth: u8,
         known: &Known,
+        likely_best: &[usize],
     ) -> Option<Vec<i32>> {
-        let mut out = Vec::with_capacity(moves.len());
-        for &mv in moves {
+        let mut out = vec![-INF; moves.len()];
+        let mut seen = vec![false; moves.len()];
+        let order = likely_best
+            .iter()
+            .copied()
+            .filter(|&i| i < moves.len())
+            .chain(0..moves.len());
+        let key = self.tables.key(pos);
+        let mut best = -INF;
+        for i in order {
+            if std::mem::replace(&mut seen[i], true) {
+                continue;
+            }
+            let mv = moves[i];
             let mut child = pos.clone();
             if child.play(mv).is_err() {
-                out.push(-INF);
                 continue;
             }
             let next = known.after(pos, mv, &child);
-            let v = -self.negamax(&child, depth.saturating_sub(1), -INF, INF, 1, &next);
+            let alpha = match self.root_margin {
+                Some(m) if best > -INF => best.saturating_sub(m),
+                _ => -INF,
+            };
+            let child_key = self.tables.key_after(key, pos, mv, &child);
+            let v = -self.negamax(
+                &child,
+                child_key,
+                depth.saturating_sub(1),
+                -INF,
+                -alpha,
+                1,
+                &next,
+            );
             if self.aborted {
                 return None;
             }
-            out.push(v);
+            best = best.max(v);
+            out[i] = v;
         }
         Some(out)
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         pos: &Position,
+        key: u64,
         depth: u8,
         mut alpha: i32,
         beta: i32,
@@ -325,8 +458,31 @@ impl<'b, 't> Searcher<'b, 't> {
         if depth == 0 {
             return self.quiesce(pos, alpha, beta, ply, self.qdepth, known);
         }
-        let moves = ordered(pos);
+        let entry = self.table[(key as usize) & (TABLE_SLOTS - 1)];
+        let mut remembered = None;
+        if entry.key == key {
+            remembered = entry.best;
+            if entry.depth >= depth {
+                let usable = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => entry.value >= beta,
+                    Bound::Upper => entry.value <= alpha,
+                };
+                if usable {
+                    return entry.value;
+                }
+            }
+        }
+        let alpha_before = alpha;
+        let slot = usize::try_from(ply).unwrap_or(0).min(MAX_PLY - 1);
+        let mut moves = ordered(pos, &self.killers[slot], &self.history);
+        if let Some(first) = remembered
+            && let Some(at) = moves.iter().position(|&m| m == first)
+        {
+            moves[..=at].rotate_right(1);
+        }
         let mut best = -INF;
+        let mut best_move = None;
         for mv in moves {
             if !known.fair(pos, mv) {
                 continue;
@@ -336,25 +492,49 @@ impl<'b, 't> Searcher<'b, 't> {
                 continue;
             }
             let next = known.after(pos, mv, &child);
-            let v = -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1, &next);
+            let child_key = self.tables.key_after(key, pos, mv, &child);
+            let v = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, &next);
             if self.aborted {
                 return 0;
             }
             if v > best {
                 best = v;
+                best_move = Some(mv);
             }
             if v > alpha {
                 alpha = v;
             }
             if alpha >= beta {
+                if pos.piece_at(mv.to).is_none() {
+                    let k = &mut self.killers[slot];
+                    if k[0] != Some(mv) {
+                        k[1] = k[0];
+                        k[0] = Some(mv);
+                    }
+                    let h = &mut self.history[mv.from.index()][mv.to.index()];
+                    *h = h.saturating_add(u32::from(depth) * u32::from(depth));
+                }
                 break;
             }
         }
         if best == -INF {
-            evaluate(pos, side, self.tables, &self.weights)
-        } else {
-            best
+            best = evaluate(pos, side, self.tables, &self.weights);
         }
+        let bound = if best <= alpha_before {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.table[(key as usize) & (TABLE_SLOTS - 1)] = Entry {
+            key,
+            value: best,
+            depth,
+            bound,
+            best: best_move,
+        };
+        best
     }
 
     /// Battles and entries into the enemy HQ only, with the option to stand pat.
@@ -502,9 +682,14 @@ fn terminal(pos: &Position, side: Side, ply: i32) -> i32 {
     }
 }
 
-/// Legal moves: HQ entries, then winning battles (richest prey first), even trades, quiet moves
-/// (forward first) and losing battles last.
-fn ordered(pos: &Position) -> MoveList {
+/// Legal moves: HQ entries, then winning battles (richest prey first), the killer moves, even
+/// trades, quiet moves (most often cutting off first, then forward first) and losing battles
+/// last.
+fn ordered(
+    pos: &Position,
+    killers: &[Option<Move>; 2],
+    history: &[[u32; Square::COUNT]; Square::COUNT],
+) -> MoveList {
     let mut moves = pos.legal_moves();
     let side = pos.to_move();
     let enemy_hq = Square::hq(side.opponent());
@@ -525,8 +710,12 @@ fn ordered(pos: &Position) -> MoveList {
                 Outcome::Defender => 5000 + value(att.kind, true),
             };
         }
+        if killers.contains(&Some(*mv)) {
+            return -4000;
+        }
         let fwd = i32::from(mv.to.relative_row(side)) - i32::from(mv.from.relative_row(side));
-        -fwd
+        let cut_offs = history[mv.from.index()][mv.to.index()].min(900) as i32;
+        -cut_offs * 4 - fwd
     };
     moves.sort_by_key(key);
     moves
@@ -535,7 +724,7 @@ fn ordered(pos: &Position) -> MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gunjin::{Piece, Ruleset};
+    use gunjin::Ruleset;
 
     fn sq(name: &str) -> Square {
         Square::parse(name).expect("a square of the board")
@@ -577,7 +766,7 @@ mod tests {
         };
         assert!(pos.is_legal(quiet));
         search
-            .root_scores(&pos, &[quiet], 2, &known)
+            .root_scores(&pos, &[quiet], 2, &known, &[])
             .expect("within budget")[0]
     }
 
@@ -632,5 +821,147 @@ mod tests {
             &pos(Kind::Mine, Kind::Major, "d2"),
             Side::Sente
         ));
+    }
+
+    /// Plain minimax over the same tree the search walks (same depth, same battles and HQ
+    /// answers below it, same fairness), without any pruning or memory.
+    fn minimax(s: &Searcher<'_, '_>, pos: &Position, depth: u8, ply: i32, known: &Known) -> i32 {
+        let side = pos.to_move();
+        if !pos.status().is_ongoing() {
+            return terminal(pos, side, ply);
+        }
+        let quiescent = depth == 0;
+        let left = if quiescent { 3 } else { depth };
+        minimax_q(s, pos, quiescent, left, ply, known)
+    }
+
+    fn minimax_q(
+        s: &Searcher<'_, '_>,
+        pos: &Position,
+        quiescent: bool,
+        left: u8,
+        ply: i32,
+        known: &Known,
+    ) -> i32 {
+        let side = pos.to_move();
+        if !pos.status().is_ongoing() {
+            return terminal(pos, side, ply);
+        }
+        let stand = evaluate(pos, side, s.tables, &s.weights);
+        let in_danger = quiescent && s.hq_check && left > 0 && hq_in_danger(pos, side);
+        if quiescent && !in_danger && left == 0 {
+            return stand;
+        }
+        let enemy_hq = Square::hq(side.opponent());
+        let mut best = if quiescent && !in_danger { stand } else { -INF };
+        for mv in pos.legal_moves() {
+            let quiet = pos.piece_at(mv.to).is_none() && mv.to != enemy_hq;
+            if (quiescent && quiet && !in_danger) || !known.fair(pos, mv) {
+                continue;
+            }
+            let mut child = pos.clone();
+            child.play(mv).expect("a legal move");
+            let next = known.after(pos, mv, &child);
+            let v = if quiescent {
+                -minimax_q(s, &child, true, left - 1, ply + 1, &next)
+            } else {
+                -minimax(s, &child, left - 1, ply + 1, &next)
+            };
+            best = best.max(v);
+        }
+        if best == -INF { stand } else { best }
+    }
+
+    /// Small random positions: a few pieces a side anywhere on the board, sente to move.
+    fn small_positions(count: usize) -> Vec<Position> {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut out = Vec::new();
+        while out.len() < count {
+            let mut squares: Vec<Square> =
+                (0..Square::COUNT).filter_map(Square::from_index).collect();
+            let mut pieces = Vec::new();
+            for side in Side::ALL {
+                for _ in 0..3 {
+                    let at = squares.swap_remove(rng.random_range(0..squares.len()));
+                    let kind = Kind::ALL[rng.random_range(0..Kind::ALL.len())];
+                    pieces.push((at, piece(side, kind)));
+                }
+            }
+            if let Ok(pos) = Position::from_pieces(Ruleset::STANDARD, pieces, Side::Sente, 0)
+                && pos.status().is_ongoing()
+                && pos.legal_moves().len() > 3
+            {
+                out.push(pos);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pruning_killers_and_the_table_keep_the_exact_root_values() {
+        let tables = Tables::new();
+        let budget = Budget::unlimited();
+        let timer = budget.start();
+        for pos in small_positions(8) {
+            let known = Known::from_squares(pos.pieces().map(|(s, p)| (s, KindSet::only(p.kind))));
+            let moves = pos.legal_moves();
+            let mut search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
+            search.hq_check = true;
+            for depth in [2, 4] {
+                let fast = search
+                    .root_scores(&pos, &moves, depth, &known, &[])
+                    .expect("no budget limit");
+                let slow: Vec<i32> = moves
+                    .iter()
+                    .map(|&mv| {
+                        let mut child = pos.clone();
+                        child.play(mv).expect("a legal move");
+                        -minimax(
+                            &search,
+                            &child,
+                            depth - 1,
+                            1,
+                            &known.after(&pos, mv, &child),
+                        )
+                    })
+                    .collect();
+                assert_eq!(fast, slow, "depth {depth}\n{pos:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_root_margin_only_bounds_the_moves_far_below_the_best() {
+        let tables = Tables::new();
+        let budget = Budget::unlimited();
+        let timer = budget.start();
+        let mut bounded = 0;
+        for pos in small_positions(8) {
+            let known = Known::from_squares(pos.pieces().map(|(s, p)| (s, KindSet::only(p.kind))));
+            let moves = pos.legal_moves();
+            let mut exact_search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
+            let exact = exact_search
+                .root_scores(&pos, &moves, 3, &known, &[])
+                .expect("no budget limit");
+            let mut search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
+            search.root_margin = Some(100);
+            let order: Vec<usize> = (0..moves.len()).rev().collect();
+            let rough = search
+                .root_scores(&pos, &moves, 3, &known, &order)
+                .expect("no budget limit");
+            let best = exact.iter().copied().max().expect("moves");
+            assert_eq!(rough.iter().copied().max(), Some(best));
+            for (e, r) in exact.iter().zip(&rough) {
+                if r != e {
+                    // Only a bound, and only for a move well below the best.
+                    assert!(
+                        r >= e && *r <= best - 100,
+                        "exact {e}, bound {r}, best {best}"
+                    );
+                    bounded += 1;
+                }
+            }
+        }
+        assert!(bounded > 0, "the margin never saved a search");
     }
 }
