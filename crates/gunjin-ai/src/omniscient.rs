@@ -23,9 +23,9 @@ pub fn choose_move_seeing_all(position: &Position, budget: &Budget<'_>) -> Optio
     let mut search = Searcher::new(&tables, FULL_WEIGHTS, &budget, &timer, 0.4);
     // It knows every kind, so every battle's outcome is certain.
     let known = Known::from_squares(position.pieces().map(|(sq, p)| (sq, KindSet::only(p.kind))));
-    let mut best = search.root_scores(position, &moves, 1, &known, &[])?;
+    let mut best = search.root_scores(position, &moves, 1, &known)?;
     for depth in 2..=4 {
-        match search.root_scores(position, &moves, depth, &known, &[]) {
+        match search.root_scores(position, &moves, depth, &known) {
             Some(s) => best = s,
             None => break,
         }

@@ -60,7 +60,6 @@ impl Level {
                 blunder: 0.03,
                 probe_bonus: 0,
                 hq_check: true,
-                root_margin: None,
                 reading: None,
                 weights: BASE_WEIGHTS,
             },
@@ -77,7 +76,6 @@ impl Level {
                 blunder: 0.0,
                 probe_bonus: 0,
                 hq_check: true,
-                root_margin: None,
                 reading: None,
                 weights: LEVEL_WEIGHTS,
             },
@@ -94,7 +92,6 @@ impl Level {
                 blunder: 0.0,
                 probe_bonus: 30,
                 hq_check: true,
-                root_margin: None,
                 reading: Some(Reading {
                     advance: 1.5,
                     attack: 2.0,
@@ -139,8 +136,6 @@ pub(crate) struct Plan {
     probe_bonus: i32,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
-    /// Root moves this far below the best of a world get only a bound there (None: exact).
-    root_margin: Option<i32>,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
     reading: Option<Reading>,
     weights: Weights,
@@ -160,7 +155,6 @@ pub(crate) const GREEDY: Plan = Plan {
     blunder: 0.0,
     probe_bonus: 0,
     hq_check: false,
-    root_margin: None,
     reading: None,
     weights: BASE_WEIGHTS,
 };
@@ -332,12 +326,7 @@ pub(crate) fn decide(
     let mut worlds: Vec<(Position, Known)> = Vec::new();
 
     // A shallow pass on the first world, so there is always an answer.
-    let shallow = search.root_scores(&first.0, &moves, 1, &first.1, &[]);
-    search.root_margin = plan.root_margin;
-    let mut likely_best: Vec<usize> = (0..moves.len()).collect();
-    if let Some(s) = &shallow {
-        likely_best.sort_by_key(|&i| core::cmp::Reverse(s[i]));
-    }
+    let shallow = search.root_scores(&first.0, &moves, 1, &first.1);
     let mut next = Some(first);
     for n in 0..plan.worlds {
         let pos = match next.take() {
@@ -352,12 +341,11 @@ pub(crate) fn decide(
         {
             break;
         }
-        match search.root_scores(&pos.0, &moves, plan.depth, &pos.1, &likely_best) {
+        match search.root_scores(&pos.0, &moves, plan.depth, &pos.1) {
             Some(scores) => {
                 for (t, s) in total.iter_mut().zip(scores) {
                     *t += i64::from(s);
                 }
-                likely_best.sort_by_key(|&i| core::cmp::Reverse(total[i]));
                 worlds.push(pos);
             }
             None => break,
@@ -384,7 +372,7 @@ pub(crate) fn decide(
         let mut deep_total = vec![0i64; top.len()];
         let mut done = 0usize;
         for pos in &worlds {
-            match search.root_scores(&pos.0, &top, plan.deep_depth, &pos.1, &[]) {
+            match search.root_scores(&pos.0, &top, plan.deep_depth, &pos.1) {
                 Some(s) => {
                     for (t, v) in deep_total.iter_mut().zip(s) {
                         *t += i64::from(v);

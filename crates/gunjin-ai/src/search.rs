@@ -288,9 +288,6 @@ pub(crate) struct Searcher<'b, 't> {
     /// Answer an enemy officer next to the own HQ in the quiescence search instead of standing
     /// pat (like a check extension in chess).
     pub hq_check: bool,
-    /// Root moves scoring this far below the best of their world are only bounded, not
-    /// scored exactly (None: every root move exactly).
-    pub root_margin: Option<i32>,
     /// Quiet moves that cut the search off, two per ply: tried early at the same ply elsewhere.
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// How often each quiet move (from, to) cut the search off, weighted by depth.
@@ -344,7 +341,6 @@ impl<'b, 't> Searcher<'b, 't> {
             aborted: false,
             qdepth: 3,
             hq_check: false,
-            root_margin: None,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; Square::COUNT]; Square::COUNT]),
             table: vec![Entry::default(); TABLE_SLOTS],
@@ -381,61 +377,43 @@ impl<'b, 't> Searcher<'b, 't> {
         self.aborted
     }
 
-    /// The value of each root move for the side to move, searched `depth` plies deep, visiting
-    /// the moves in the order of `likely_best` (indices into `moves`, best first; missing ones
-    /// follow in their own order). With a root margin, a move that falls that far below the
-    /// best found so far gets an upper bound of its value instead of the value. `None` if the
-    /// budget ran out before every move was scored.
+    /// The value of each root move for the side to move, searched `depth` plies deep. `None` if
+    /// the budget ran out before every move was scored.
     pub(crate) fn root_scores(
         &mut self,
         pos: &Position,
         moves: &[Move],
         depth: u8,
         known: &Known,
-        likely_best: &[usize],
     ) -> Option<Vec<i32>> {
-        let mut out = vec![-INF; moves.len()];
-        let mut seen = vec![false; moves.len()];
-        let order = likely_best
-            .iter()
-            .copied()
-            .filter(|&i| i < moves.len())
-            .chain(0..moves.len());
+        let mut out = Vec::with_capacity(moves.len());
         let key = self.tables.key(pos);
-        let mut best = -INF;
-        for i in order {
-            if std::mem::replace(&mut seen[i], true) {
-                continue;
-            }
-            let mv = moves[i];
+        for &mv in moves {
             let mut child = pos.clone();
             if child.play(mv).is_err() {
+                out.push(-INF);
                 continue;
             }
             let next = known.after(pos, mv, &child);
-            let alpha = match self.root_margin {
-                Some(m) if best > -INF => best.saturating_sub(m),
-                _ => -INF,
-            };
             let child_key = self.tables.key_after(key, pos, mv, &child);
             let v = -self.negamax(
                 &child,
                 child_key,
                 depth.saturating_sub(1),
                 -INF,
-                -alpha,
+                INF,
                 1,
                 &next,
             );
             if self.aborted {
                 return None;
             }
-            best = best.max(v);
-            out[i] = v;
+            out.push(v);
         }
         Some(out)
     }
 
+    // The position's key travels with it so that each move updates it instead of rehashing.
     #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
@@ -766,7 +744,7 @@ mod tests {
         };
         assert!(pos.is_legal(quiet));
         search
-            .root_scores(&pos, &[quiet], 2, &known, &[])
+            .root_scores(&pos, &[quiet], 2, &known)
             .expect("within budget")[0]
     }
 
@@ -909,7 +887,7 @@ mod tests {
             search.hq_check = true;
             for depth in [2, 4] {
                 let fast = search
-                    .root_scores(&pos, &moves, depth, &known, &[])
+                    .root_scores(&pos, &moves, depth, &known)
                     .expect("no budget limit");
                 let slow: Vec<i32> = moves
                     .iter()
@@ -928,40 +906,5 @@ mod tests {
                 assert_eq!(fast, slow, "depth {depth}\n{pos:?}");
             }
         }
-    }
-
-    #[test]
-    fn a_root_margin_only_bounds_the_moves_far_below_the_best() {
-        let tables = Tables::new();
-        let budget = Budget::unlimited();
-        let timer = budget.start();
-        let mut bounded = 0;
-        for pos in small_positions(8) {
-            let known = Known::from_squares(pos.pieces().map(|(s, p)| (s, KindSet::only(p.kind))));
-            let moves = pos.legal_moves();
-            let mut exact_search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
-            let exact = exact_search
-                .root_scores(&pos, &moves, 3, &known, &[])
-                .expect("no budget limit");
-            let mut search = Searcher::new(&tables, LEVEL_WEIGHTS, &budget, &timer, 1.0);
-            search.root_margin = Some(100);
-            let order: Vec<usize> = (0..moves.len()).rev().collect();
-            let rough = search
-                .root_scores(&pos, &moves, 3, &known, &order)
-                .expect("no budget limit");
-            let best = exact.iter().copied().max().expect("moves");
-            assert_eq!(rough.iter().copied().max(), Some(best));
-            for (e, r) in exact.iter().zip(&rough) {
-                if r != e {
-                    // Only a bound, and only for a move well below the best.
-                    assert!(
-                        r >= e && *r <= best - 100,
-                        "exact {e}, bound {r}, best {best}"
-                    );
-                    bounded += 1;
-                }
-            }
-        }
-        assert!(bounded > 0, "the margin never saved a search");
     }
 }
