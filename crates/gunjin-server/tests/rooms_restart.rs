@@ -70,6 +70,18 @@ async fn kill_9_mid_game_then_both_resume_and_finish() {
     host.until("ready").await;
     guest.until("ready").await;
     kill_9(child);
+    // The database keeps digests of the seat tokens, never the tokens.
+    let stored: Vec<u8> = ["rooms.sqlite3", "rooms.sqlite3-wal"]
+        .iter()
+        .filter_map(|f| std::fs::read(dir.path().join(f)).ok())
+        .flatten()
+        .collect();
+    let holds = |needle: &str| stored.windows(needle.len()).any(|w| w == needle.as_bytes());
+    assert!(holds("sha256:"), "the seats are stored");
+    assert!(
+        !holds(&host_token) && !holds(&guest_token),
+        "a token reached the database"
+    );
 
     let (child, addr) = spawn_server(&db);
     let mut host = reconnect(addr, &room, &host_token, &host).await;

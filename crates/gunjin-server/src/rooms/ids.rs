@@ -1,6 +1,9 @@
-//! Room ids and seat tokens: random, unguessable, URL-safe.
+//! Room ids and seat tokens: random, unguessable, URL-safe; and the digests the server keeps of
+//! the tokens.
 
 use std::fmt;
+
+use sha2::{Digest, Sha256};
 
 /// Random bytes in a room id (128 bits).
 pub const ROOM_ID_BYTES: usize = 16;
@@ -121,6 +124,59 @@ impl fmt::Debug for Token {
     }
 }
 
+/// What the server keeps of a seat's token: its SHA-256 digest, so that a copy of the database
+/// or of a room's snapshot does not let anyone take a seat. Stored as `sha256:` and the digest
+/// in base64url; a stored value without that prefix is a token kept by an older server, and is
+/// read as the digest of that token.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SeatKey(String);
+
+const SEAT_KEY_PREFIX: &str = "sha256:";
+
+impl SeatKey {
+    /// The key of a token.
+    #[must_use]
+    pub fn of(token: &Token) -> SeatKey {
+        SeatKey::of_text(token.expose())
+    }
+
+    fn of_text(token: &str) -> SeatKey {
+        SeatKey(base64url(&Sha256::digest(token.as_bytes())))
+    }
+
+    /// Whether a presented token is the one this key was made from, in time independent of
+    /// where the digests differ.
+    #[must_use]
+    pub fn matches(&self, presented: &str) -> bool {
+        let other = SeatKey::of_text(presented);
+        let (a, b) = (self.0.as_bytes(), other.0.as_bytes());
+        a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+    }
+}
+
+impl fmt::Debug for SeatKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeatKey(…)")
+    }
+}
+
+impl serde::Serialize for SeatKey {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{SEAT_KEY_PREFIX}{}", self.0))
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for SeatKey {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<SeatKey, D::Error> {
+        let text = String::deserialize(d)?;
+        match text.strip_prefix(SEAT_KEY_PREFIX) {
+            Some(digest) if is_base64url(digest, 32) => Ok(SeatKey(digest.to_owned())),
+            Some(_) => Err(serde::de::Error::custom("a seat key that is not a digest")),
+            None => Ok(SeatKey::of_text(&text)),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,5 +209,30 @@ mod tests {
         other.replace_range(0..1, if other.starts_with('A') { "B" } else { "A" });
         assert!(!t.matches(&other));
         assert!(!format!("{t:?}").contains(t.expose()));
+    }
+
+    #[test]
+    fn a_seat_key_matches_its_token_only_and_never_shows_it() {
+        let token = Token::random().unwrap();
+        let key = SeatKey::of(&token);
+        assert!(key.matches(token.expose()));
+        assert!(!key.matches(Token::random().unwrap().expose()));
+        assert!(!key.matches(""));
+        let stored = serde_json::to_string(&key).unwrap();
+        assert!(stored.starts_with("\"sha256:"), "{stored}");
+        assert!(!stored.contains(token.expose()), "{stored}");
+        assert!(!format!("{key:?}").contains(token.expose()));
+        let back: SeatKey = serde_json::from_str(&stored).unwrap();
+        assert!(back.matches(token.expose()));
+    }
+
+    #[test]
+    fn a_token_stored_by_an_older_server_reads_as_its_key() {
+        let token = Token::random().unwrap();
+        let legacy = serde_json::to_string(&token).unwrap();
+        let key: SeatKey = serde_json::from_str(&legacy).unwrap();
+        assert!(key.matches(token.expose()));
+        assert_eq!(key, SeatKey::of(&token));
+        assert!(serde_json::from_str::<SeatKey>("\"sha256:short\"").is_err());
     }
 }

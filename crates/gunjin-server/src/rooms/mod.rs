@@ -318,7 +318,7 @@ impl<G: RefereeGame> RoomsState<G> {
         };
         let id = RoomId::random().map_err(|e| internal(&e))?;
         let token = Token::random().map_err(|e| internal(&e))?;
-        let mut room = Room::new(id.clone(), Arc::clone(&self.shared), token.clone());
+        let mut room = Room::new(id.clone(), Arc::clone(&self.shared), &token);
         self.shared
             .store
             .write(room.take_writes())

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::game::{RefereeGame, Refusal};
-use super::ids::{RoomId, Token};
+use super::ids::{RoomId, SeatKey, Token};
 use super::protocol::{
     ClientMsg, CloseReason, ErrorCode, PhaseId, Presence, RematchState, RoomSync, Seat, ServerMsg,
     Who,
@@ -79,7 +79,7 @@ pub enum RoomInfo {
 #[derive(Serialize, Deserialize)]
 #[serde(bound = "")]
 struct Snapshot<G: RefereeGame> {
-    tokens: [Option<Token>; 2],
+    tokens: [Option<SeatKey>; 2],
     game_no: u32,
     host_side: Side,
     phase: SnapPhase<G>,
@@ -147,7 +147,7 @@ pub(crate) struct Room<G: RefereeGame> {
     shared: Arc<Shared<G>>,
     created_at: u64,
     empty_since: Option<u64>,
-    tokens: [Option<Token>; 2],
+    tokens: [Option<SeatKey>; 2],
     versions: [u64; 2],
     ring: [VecDeque<(u64, Utf8Bytes)>; 2],
     conns: [Option<ConnHandle>; 2],
@@ -181,14 +181,14 @@ fn refusal<G: RefereeGame>(r: Refusal) -> ServerMsg<G> {
 
 impl<G: RefereeGame> Room<G> {
     /// A new room with its host seated; nothing is stored yet (see [`Room::snapshot_write`]).
-    pub(crate) fn new(id: RoomId, shared: Arc<Shared<G>>, host: Token) -> Room<G> {
+    pub(crate) fn new(id: RoomId, shared: Arc<Shared<G>>, host: &Token) -> Room<G> {
         let now = shared.clock.now_ms();
         let mut room = Room {
             id,
             shared,
             created_at: now,
             empty_since: Some(now),
-            tokens: [Some(host), None],
+            tokens: [Some(SeatKey::of(host)), None],
             versions: [0, 0],
             ring: [VecDeque::new(), VecDeque::new()],
             conns: [None, None],
@@ -518,7 +518,7 @@ impl<G: RefereeGame> Room<G> {
             tracing::error!(error = %e, "rooms: no token");
             ErrorCode::Internal
         })?;
-        self.tokens[Seat::Guest.index()] = Some(token.clone());
+        self.tokens[Seat::Guest.index()] = Some(SeatKey::of(&token));
         self.away_since[Seat::Guest.index()] = Some(now);
         self.emit(Seat::Host, |v| ServerMsg::Joined { v });
         let (game, side) = (self.game_no, self.side_of(Seat::Guest));

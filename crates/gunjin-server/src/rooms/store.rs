@@ -3,8 +3,8 @@
 //!
 //! Tables: `rooms` (one row per room: times, per-seat versions as of the snapshot and a JSON
 //! snapshot of everything but the current game's plies), `plies` (the moves of each game, appended one by one) and
-//! `games` (the record of each finished game). The snapshot holds seat tokens: it never goes to
-//! a log.
+//! `games` (the record of each finished game). The snapshot holds only digests of the seat
+//! tokens (a copy of the database seats nobody), and never goes to a log.
 
 use std::path::Path;
 
