@@ -26,14 +26,15 @@ const FLAGS = [
 ];
 
 /**
- * Starts the game server on a free port. Uses $GUNJIN_SERVER (the binary with the page embedded,
- * as `cargo xtask test` builds it), else target/debug/gunjin-server serving web/dist.
+ * Starts the game server on a free port, with `extraArgs` added to its command line. Uses
+ * $GUNJIN_SERVER (the binary with the page embedded, as `cargo xtask test` builds it), else
+ * target/debug/gunjin-server serving web/dist.
  */
-export async function startServer() {
+export async function startServer(extraArgs = []) {
   const bin = process.env.GUNJIN_SERVER ?? join(ROOT, 'target', 'debug', 'gunjin-server');
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run cargo xtask test`);
   const dbDir = await mkdtemp(join(tmpdir(), 'gunjin-e2e-db-'));
-  const args = ['--addr', '127.0.0.1:0', '--db', join(dbDir, 'rooms.sqlite3')];
+  const args = ['--addr', '127.0.0.1:0', '--db', join(dbDir, 'rooms.sqlite3'), ...extraArgs];
   if (process.env.GUNJIN_SERVER === undefined) args.push('--web-dir', join(WEB_DIR, 'dist'));
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((ok, fail) => {

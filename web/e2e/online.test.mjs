@@ -2,7 +2,7 @@
 // own storage) in real Chromium against the real server, the server as referee.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { GRID_ONLY, focusedName, kindNames, startBrowser } from '../e2e-support/game.mjs';
+import { GRID_ONLY, focusedName, kindNames, startBrowser, startServer } from '../e2e-support/game.mjs';
 import {
   confirmArrangement,
   createRoom,
@@ -236,5 +236,31 @@ describe('play a friend by URL', () => {
     } finally {
       await own.stop();
     }
+  });
+});
+
+describe('the CPU offer when the friend stays away', () => {
+  let quick;
+  before(async () => {
+    // The same server with the offer after 1 s instead of 2 minutes (it checks every 5 s).
+    quick = await startServer(['--cpu-offer-after', '1']);
+  });
+  after(async () => {
+    await quick?.stop();
+  });
+
+  it('the friend leaves mid-arrangement; the offer comes, and taking it starts a CPU game', async () => {
+    const { host, guest } = await roomWithFriend(quick.url);
+    await guest.close();
+    await host.waitForSelector('[data-presence="away"]');
+    await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
+    assert.match(await host.textContent('.online-offer'), /Your friend has been away/);
+    assert.match(await host.textContent('.online-offer'), /keep waiting/);
+    await host.click('[data-focus-key="online-cpu-offer"]');
+    await host.waitForFunction(() => document.querySelector('.online-title') === null);
+    await waitPhase(host, ['setup']);
+    assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
+    assert.equal(await host.$('.online-offer'), null);
+    await host.close();
   });
 });

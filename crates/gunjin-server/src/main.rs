@@ -8,33 +8,55 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 use gunjin_server::rooms;
 use gunjin_server::web::{self, WebSource};
 
-const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE]";
+const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE] \
+                     [--cpu-offer-after SECONDS]";
 
+#[derive(Debug)]
 struct Args {
     addr: SocketAddr,
     web_dir: Option<PathBuf>,
     db: PathBuf,
+    /// How long an opponent must be away before the CPU offer (default: the rooms' own).
+    cpu_offer_after: Option<Duration>,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut addr = "127.0.0.1:8080".to_owned();
     let mut web_dir = None;
     let mut db = PathBuf::from("gunjin-rooms.sqlite3");
+    let mut cpu_offer_after = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--addr" => addr = args.next().ok_or("--addr needs HOST:PORT")?,
             "--web-dir" => web_dir = Some(PathBuf::from(args.next().ok_or("--web-dir needs DIR")?)),
             "--db" => db = PathBuf::from(args.next().ok_or("--db needs FILE")?),
+            "--cpu-offer-after" => {
+                let secs = args.next().ok_or("--cpu-offer-after needs SECONDS")?;
+                match secs.parse::<u64>() {
+                    Ok(n) if n > 0 => cpu_offer_after = Some(Duration::from_secs(n)),
+                    _ => {
+                        return Err(format!(
+                            "--cpu-offer-after {secs:?}: a whole number of seconds, at least 1"
+                        ));
+                    }
+                }
+            }
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
     }
     let addr = addr.parse().map_err(|e| format!("--addr {addr:?}: {e}"))?;
-    Ok(Args { addr, web_dir, db })
+    Ok(Args {
+        addr,
+        web_dir,
+        db,
+        cpu_offer_after,
+    })
 }
 
 #[tokio::main]
@@ -63,7 +85,11 @@ async fn main() -> ExitCode {
             WebSource::Embedded
         }
     };
-    let rooms = match rooms::RoomsState::<rooms::Gunjin>::open(rooms::RoomsConfig::new(&args.db)) {
+    let mut config = rooms::RoomsConfig::new(&args.db);
+    if let Some(after) = args.cpu_offer_after {
+        config.offer_after = after;
+    }
+    let rooms = match rooms::RoomsState::<rooms::Gunjin>::open(config) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("cannot open the rooms database {}: {e}", args.db.display());
@@ -91,4 +117,29 @@ async fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Args, String> {
+        parse_args(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn the_cpu_offer_delay_is_whole_seconds_from_one() {
+        assert_eq!(parse(&[]).map(|a| a.cpu_offer_after), Ok(None));
+        assert_eq!(
+            parse(&["--cpu-offer-after", "3"]).map(|a| a.cpu_offer_after),
+            Ok(Some(Duration::from_secs(3)))
+        );
+        for bad in [
+            &["--cpu-offer-after", "0"][..],
+            &["--cpu-offer-after", "soon"],
+            &["--cpu-offer-after"],
+        ] {
+            assert!(parse(bad).is_err(), "{bad:?}");
+        }
+    }
 }
