@@ -422,17 +422,27 @@ async fn foreign_origins_are_refused() {
         .unwrap();
     ok.hello(&token, 0).await;
     assert_eq!(ok.recv().await["t"], "sync");
+    // Every room route turns the foreign page away, before looking at the room.
+    for (method, path) in [
+        ("POST", "/api/rooms".to_owned()),
+        ("GET", format!("/api/rooms/{room}")),
+        ("POST", format!("/api/rooms/{room}/join")),
+    ] {
+        let (status, body) = http(server.addr, method, &path, Some("https://evil.example")).await;
+        assert_eq!(
+            (status, body["error"]["code"].clone()),
+            (403, json!("forbidden_origin")),
+            "{method} {path}"
+        );
+    }
     let (status, body) = http(
         server.addr,
-        "POST",
-        "/api/rooms",
-        Some("https://evil.example"),
+        "GET",
+        &format!("/api/rooms/{room}"),
+        Some(&own),
     )
     .await;
-    assert_eq!(
-        (status, body["error"]["code"].clone()),
-        (403, json!("forbidden_origin"))
-    );
+    assert_eq!((status, body["state"].clone()), (200, json!("open")));
 }
 
 #[tokio::test]

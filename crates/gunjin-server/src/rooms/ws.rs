@@ -8,8 +8,9 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{Path, State};
+use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use futures_util::{SinkExt, StreamExt};
@@ -33,7 +34,24 @@ pub fn router<G: RefereeGame>(state: RoomsState<G>) -> Router {
         .route("/api/rooms/{id}", get(info::<G>))
         .route("/api/rooms/{id}/join", post(join::<G>))
         .route("/ws/rooms/{id}", get(socket::<G>))
+        .route_layer(middleware::from_fn_with_state(
+            state.clone(),
+            same_origin::<G>,
+        ))
         .with_state(state)
+}
+
+/// Turns a request from a page of a foreign origin away before any room route sees it.
+async fn same_origin<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if origin_allowed(state.config(), request.headers()) {
+        next.run(request).await
+    } else {
+        forbidden()
+    }
 }
 
 fn http_error(code: ErrorCode, message: &str) -> Response {
@@ -76,13 +94,7 @@ fn forbidden() -> Response {
     )
 }
 
-async fn create<G: RefereeGame>(
-    State(state): State<RoomsState<G>>,
-    headers: HeaderMap,
-) -> Response {
-    if !origin_allowed(state.config(), &headers) {
-        return forbidden();
-    }
+async fn create<G: RefereeGame>(State(state): State<RoomsState<G>>) -> Response {
     match state.create().await {
         Ok((id, token)) => (
             StatusCode::CREATED,
@@ -98,11 +110,7 @@ async fn create<G: RefereeGame>(
 async fn info<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
 ) -> Response {
-    if !origin_allowed(state.config(), &headers) {
-        return forbidden();
-    }
     let Some(id) = RoomId::parse(&id) else {
         return room_error(RoomError(ErrorCode::NoRoom));
     };
@@ -117,11 +125,7 @@ async fn info<G: RefereeGame>(
 async fn join<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
 ) -> Response {
-    if !origin_allowed(state.config(), &headers) {
-        return forbidden();
-    }
     let Some(id) = RoomId::parse(&id) else {
         return room_error(RoomError(ErrorCode::NoRoom));
     };
@@ -137,12 +141,8 @@ async fn join<G: RefereeGame>(
 async fn socket<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
-    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    if !origin_allowed(state.config(), &headers) {
-        return forbidden();
-    }
     let max = state.config().max_frame;
     // Small buffers: messages are short, and thousands of sockets stay open.
     ws.max_message_size(max)
