@@ -292,7 +292,8 @@ pub(crate) struct Searcher<'b, 't> {
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// How often each quiet move (from, to) cut the search off, weighted by depth.
     history: Box<[[u32; Square::COUNT]; Square::COUNT]>,
-    /// Values found so far, by position key (one entry per slot, the latest kept).
+    /// Values found so far, by position key (one entry per slot, the latest kept). Empty until
+    /// the first search two plies deep needs it: one-ply levels never pay for it.
     table: Vec<Entry>,
 }
 
@@ -343,7 +344,7 @@ impl<'b, 't> Searcher<'b, 't> {
             hq_check: false,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; Square::COUNT]; Square::COUNT]),
-            table: vec![Entry::default(); TABLE_SLOTS],
+            table: Vec::new(),
         }
     }
 
@@ -435,6 +436,9 @@ impl<'b, 't> Searcher<'b, 't> {
         }
         if depth == 0 {
             return self.quiesce(pos, alpha, beta, ply, self.qdepth, known);
+        }
+        if self.table.is_empty() {
+            self.table = vec![Entry::default(); TABLE_SLOTS];
         }
         let entry = self.table[(key as usize) & (TABLE_SLOTS - 1)];
         let mut remembered = None;
