@@ -268,11 +268,11 @@ describe('the game page with its 3D board', () => {
 
     // The language switch reaches the 3D board's buttons and name.
     await page.selectOption('select.lang', 'ja');
-    assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), '斜めから見る');
-    assert.equal((await page.textContent('button[data-view=top]')).trim(), '上から見る');
+    assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), '斜めから');
+    assert.equal((await page.textContent('button[data-view=top]')).trim(), '真上から');
     assert.match(await page.getAttribute('.board3d-canvas', 'aria-label'), /^3D の盤/);
     await page.selectOption('select.lang', 'ko');
-    assert.equal((await page.textContent('button[data-view=top]')).trim(), '위에서 보기');
+    assert.equal((await page.textContent('button[data-view=top]')).trim(), '위에서');
     await page.close();
   });
 });

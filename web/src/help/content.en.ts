@@ -311,7 +311,7 @@ export const helpEn: HelpDocument = {
                 'Re-arrange automatically: builds a new automatic arrangement.',
                 'Mirror left–right: flips the current arrangement.',
                 'Previous arrangement: loads the one you last confirmed in a CPU or friend game, kept in this browser.',
-                'Undo last swap: takes back the most recent swap.',
+                'Undo one step: takes back the most recent swap (or re-arrangement, mirroring or loaded arrangement).',
                 'Confirm this arrangement: when you are happy with it, press this to start the game.',
               ],
             },

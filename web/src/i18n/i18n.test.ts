@@ -40,3 +40,96 @@ describe('language choice', () => {
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });
 });
+
+describe('button names', () => {
+  // The Japanese page (seeds/001) and its Korean edition (seeds/000) name the page's buttons; the
+  // page uses those names so that what the rules and help say matches what is on the screen.
+  const named: Readonly<Record<'ja' | 'ko', Readonly<Record<string, string>>>> = {
+    ja: {
+      modeLocal: 'この端末で 2 人で遊ぶ',
+      modeCpuGote: '後手で始める（中級）',
+      modeFriend: '友達と対戦（URL を送る）',
+      onlineCopy: 'URL をコピー',
+      onlineShare: '共有',
+      onlineJoin: '参加する',
+      onlineCpuNow: '待たずに CPU と遊ぶ',
+      onlineCpuOfferTake: 'CPU と新しく対局する（今の対局は終わります）',
+      rearrange: 'おまかせで並べ直す',
+      mirror: '左右反転',
+      previous: '前回の並べ方',
+      confirm: 'この並べ方で決定',
+      onlineConfirm: '決定して相手を待つ',
+      onlineRearrange: '並べ直す',
+      table: '勝敗表',
+      view3dDiagonal: '斜めから',
+      view3dTop: '真上から',
+      gridHeading: 'ボタンで操作',
+      handOver: '交代する',
+      playAgain: 'もう一度',
+      resign: '投了',
+      chooseModeAgain: '遊び方を選び直す',
+      undoSwap: '1 手戻す',
+      onlineRematch: '先手と後手を入れ替えてもう一局',
+    },
+    ko: {
+      modeLocal: '이 기기에서 2명이 하기',
+      modeCpuGote: '후공으로 시작하기(중급)',
+      modeFriend: '친구와 대전(URL 보내기)',
+      onlineCopy: 'URL 복사',
+      onlineShare: '공유',
+      onlineJoin: '참가하기',
+      onlineCpuNow: '기다리지 않고 AI와 하기',
+      onlineCpuOfferTake: 'AI와 새 게임 시작하기(지금 게임은 끝납니다)',
+      rearrange: '자동 배치',
+      mirror: '좌우 반전',
+      previous: '지난번 배치',
+      confirm: '이 배치로 확정',
+      onlineConfirm: '확정하고 상대 기다리기',
+      onlineRearrange: '다시 배치하기',
+      table: '승패표',
+      view3dDiagonal: '비스듬히',
+      view3dTop: '위에서',
+      gridHeading: '버튼으로 조작',
+      handOver: '교대하기',
+      playAgain: '다시 하기',
+      resign: '기권',
+      chooseModeAgain: '플레이 방식 다시 선택하기',
+      undoSwap: '한 수 무르기',
+      onlineRematch: '선후공 바꿔서 한 판 더',
+    },
+  };
+
+  it('use the names the rules page gives them, in Japanese and Korean', () => {
+    for (const lang of ['ja', 'ko'] as const) {
+      const cat = CATALOGUES[lang] as Readonly<Record<string, string>>;
+      for (const [key, name] of Object.entries(named[lang])) expect(cat[key], `${lang}.${key}`).toBe(name);
+    }
+  });
+
+  it('name the three CPU levels and both curtain buttons', () => {
+    const ja = new I18n(testEngine().kinds, undefined, ['ja']);
+    expect([ja.t('modeCpuBeginner'), ja.t('modeCpuIntermediate'), ja.t('modeCpuAdvanced')]).toEqual([
+      'CPU と対戦：初級',
+      'CPU と対戦：中級',
+      'CPU と対戦：上級',
+    ]);
+    expect(ja.t('startTurn', { side: ja.side('sente') })).toBe('先手の番を始める');
+    expect(ja.t('startTurn', { side: ja.side('gote') })).toBe('後手の番を始める');
+    const ko = new I18n(testEngine().kinds, undefined, ['ko']);
+    expect([ko.t('modeCpuBeginner'), ko.t('modeCpuIntermediate'), ko.t('modeCpuAdvanced')]).toEqual([
+      'AI와 대결: 초급',
+      'AI와 대결: 중급',
+      'AI와 대결: 고급',
+    ]);
+    expect(ko.t('startTurn', { side: ko.side('sente') })).toBe('선공 차례 시작하기');
+  });
+
+  it('report a battle with the own piece by name and the enemy piece unnamed', () => {
+    const ja = new I18n(testEngine().kinds, undefined, ['ja']);
+    expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）。');
+    expect(ja.t('battleBoth', { kind: ja.kind('captain'), square: 'b5' })).toMatch(/^あなたの大尉と相手の駒は/);
+    const ko = new I18n(testEngine().kinds, undefined, ['ko']);
+    expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5).');
+    expect(ko.t('battleBoth', { kind: ko.kind('captain'), square: 'b5' })).toMatch(/상대 말/);
+  });
+});
