@@ -347,10 +347,15 @@ describe('panel and page', () => {
     let panel = await page.$eval('.panel', (e) => e.getBoundingClientRect().toJSON());
     assert.ok(panel.top >= board.bottom - 1, `panel (${panel.top}) below the board (${board.bottom})`);
     assert.ok(board.right <= 390 + 1, 'the board fits the narrow screen');
+    // The win/loss table opens from that panel, below the board here and beside it when wide.
+    const tableButton = () => page.$eval('.panel [data-focus-key="open-table"]', (e) => e.getBoundingClientRect().toJSON());
+    assert.ok((await tableButton()).top >= board.bottom - 1, 'the table button below the board');
     await page.setViewportSize({ width: 1280, height: 900 });
     board = await page.$eval('.board-area', (e) => e.getBoundingClientRect().toJSON());
     panel = await page.$eval('.panel', (e) => e.getBoundingClientRect().toJSON());
     assert.ok(panel.left >= board.right - 1, 'panel to the right of the board');
+    assert.ok((await tableButton()).left >= board.right - 1, 'the table button right of the board');
+    assert.equal(await page.$$eval('[data-focus-key="open-table"]', (els) => els.length), 1, 'one table button');
     await page.close();
   });
 

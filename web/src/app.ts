@@ -323,7 +323,7 @@ export class App {
       // Nothing said to the last player may remain for the next one to read.
       this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
     }
-    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)));
+    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)), this.panelTools());
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
@@ -378,9 +378,21 @@ export class App {
     }
     select.addEventListener('change', () => this.setLang(select.value as Lang));
     this.toolbar.replaceChildren(
-      button(t.t('table'), () => this.openTable(), { key: 'open-table', class: 'btn ghost' }),
       button(t.t('help'), () => void this.openHelp(), { key: 'open-help', class: 'btn ghost' }),
       h('label', { class: 'lang-label' }, h('span', { class: 'sr-only', text: t.t('language') }), select),
+    );
+  }
+
+  /**
+   * The panel's own tools, under whatever the mode shows: the win/loss table, to consult while
+   * playing (the panel is beside the board, or below it on a narrow screen).
+   */
+  private panelTools(): Node {
+    const t = this.i18n;
+    return h(
+      'div',
+      { class: 'panel-tools' },
+      button(t.t('table'), () => this.openTable(), { key: 'open-table', class: 'btn ghost wide' }),
     );
   }
 
