@@ -189,6 +189,73 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('marks the last move in orange for both players and lists removed pieces: own by name, the enemy’s as a count', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    // Moving has begun: the setup's undo is not offered any more.
+    assert.equal(await phase(page), 'turn');
+    assert.equal(await page.$('[data-focus-key="undo"]'), null);
+    const ids = await kindNames(page, 'id');
+    const names = await kindNames(page, 'en');
+    const nameOf = (id) => names[ids.indexOf(id)];
+    const lastSquares = () => page.$$eval('.cell.last', (els) => els.map((e) => e.dataset.square).sort());
+    /** The removed lists agree with what left the board: own names, the enemy's count. */
+    const checkRemoved = async (side) => {
+      const other = side === 'sente' ? 'gote' : 'sente';
+      const ownText = (await page.textContent('.removed-own')).trim();
+      const ownLost = ownText === 'none' ? [] : ownText.split(', ');
+      assert.equal(ownLost.length, 23 - (await page.$$eval(`.cell.${side}`, (els) => els.length)), ownText);
+      for (const n of ownLost) assert.ok(names.includes(n), `${n} is a piece name`);
+      const enemyText = (await page.textContent('.removed-enemy')).trim();
+      assert.match(enemyText, /^\d+$/, 'the enemy’s losses as a number only');
+      assert.equal(Number(enemyText), 23 - (await page.$$eval(`.cell.${other}`, (els) => els.length)));
+      return ownLost;
+    };
+    let battles = 0;
+    for (let ply = 0; ply < 60 && battles < 3; ply++) {
+      const side = ply % 2 === 0 ? 'sente' : 'gote';
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const enemies = await page.$$eval('.cell.enemy', (els) => els.map((e) => e.dataset.square));
+      const fights = moves.filter(([, to]) => enemies.includes(to));
+      const [from, to] = (fights.length > 0 ? fights : moves)[ply % (fights.length > 0 ? fights.length : moves.length)];
+      const kind = await page.$eval(`.cell[data-square="${from}"]`, (e) => e.dataset.kind);
+      const lostBefore = await checkRemoved(side);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      if ((await phase(page)) === 'over') break;
+      // The mover sees the move framed, and the battle in their own terms.
+      assert.deepEqual(await lastSquares(), [from, to].sort());
+      assert.match(await page.getAttribute(`.cell[data-square="${to}"]`, 'aria-label'), /last move/);
+      const battle = await page.$$eval('.reports li.battle', (els) => els.map((e) => e.textContent));
+      if (battle.length > 0) {
+        battles++;
+        assert.equal(battle.length, 1);
+        assert.ok(battle[0].startsWith(`Your ${nameOf(kind)} `), battle[0]);
+        assert.ok(battle[0].endsWith(`(${to}).`), battle[0]);
+        const lostAfter = await checkRemoved(side);
+        if (/ lost | both removed/.test(battle[0])) assert.equal(lostAfter.length, lostBefore.length + 1);
+        if (/ lost | both removed/.test(battle[0])) assert.ok(lostAfter.includes(nameOf(kind)));
+      }
+      await page.click('[data-focus-key="hand-over"]');
+      await page.click('.curtain button');
+      // The next player sees the same squares framed, and never the enemy piece's name.
+      assert.deepEqual(await lastSquares(), [from, to].sort());
+      await checkRemoved(side === 'sente' ? 'gote' : 'sente');
+      for (const li of await page.$$eval('.reports li.battle', (els) => els.map((e) => e.textContent))) {
+        const m = /^Your (.+?) (won|lost|and the enemy piece were both removed) \(/.exec(li);
+        assert.ok(m !== null && names.includes(m[1]), `${li} names the defender's own piece`);
+        const rest = li.slice(`Your ${m[1]}`.length);
+        for (const n of names) assert.ok(!new RegExp(`\\b${n}\\b`).test(rest), `${li} names an enemy piece`);
+      }
+    }
+    assert.ok(battles > 0, 'battles happened');
+    await page.close();
+  });
+
   it("turns gote's board so gote's camp is at the bottom", async () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);

@@ -625,7 +625,7 @@ export class App {
       'div',
       { class: 'removed' },
       h('h3', { text: t.t('removedOwn') }),
-      h('p', { class: 'removed-own', text: own.length === 0 ? t.t('removedNone') : own.map((k) => t.kind(k)).join('、') }),
+      h('p', { class: 'removed-own', text: own.length === 0 ? t.t('removedNone') : own.map((k) => t.kind(k)).join(t.t('listSeparator')) }),
       h('h3', { text: t.t('removedEnemy') }),
       h('p', { class: 'removed-enemy', text: t.t('removedCount', { count: enemyCount }) }),
       quiet > 0 ? h('p', { class: 'small', text: t.t('noBattleCount', { count: quiet }) }) : null,
@@ -638,7 +638,7 @@ export class App {
       'div',
       { class: 'removed' },
       h('h3', {}, h('span', { class: `side-badge side-${side}`, text: t.side(side) }), ' ', title),
-      h('p', { text: kinds.length === 0 ? t.t('removedNone') : kinds.map((k) => t.kind(k)).join('、') }),
+      h('p', { text: kinds.length === 0 ? t.t('removedNone') : kinds.map((k) => t.kind(k)).join(t.t('listSeparator')) }),
     );
   }
 

@@ -69,6 +69,7 @@ export const en = {
   removedOwn: 'Your removed pieces',
   removedEnemy: 'Enemy pieces removed',
   removedNone: 'none',
+  listSeparator: ', ',
   removedCount: '{count}',
   resign: 'Resign',
   resignConfirm: 'Press again to resign as {side}',

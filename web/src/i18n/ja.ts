@@ -71,6 +71,7 @@ export const ja: Catalogue = {
   removedOwn: '取られた自分の駒',
   removedEnemy: '取った相手の駒',
   removedNone: 'なし',
+  listSeparator: '、',
   removedCount: '{count} 枚',
   resign: '投了',
   resignConfirm: 'もう一度押すと{side}が投了します',

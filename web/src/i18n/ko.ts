@@ -71,6 +71,7 @@ export const ko: Catalogue = {
   removedOwn: '잃은 내 말',
   removedEnemy: '잡은 상대 말',
   removedNone: '없음',
+  listSeparator: ', ',
   removedCount: '{count}개',
   resign: '기권',
   resignConfirm: '한 번 더 누르면 {side}이 기권합니다',
