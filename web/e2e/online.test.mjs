@@ -187,6 +187,36 @@ describe('play a friend by URL', () => {
     await guest.close();
   });
 
+  it('sends the room URL: “Copy URL” puts it on the clipboard, and “Share” hands it to the device where it can share', async () => {
+    const host = await openOnlinePage(browser, server.url);
+    // This Chromium offers no share sheet: stand one in that records what it is given.
+    await host.context().addInitScript(() => {
+      window.sharedWith = [];
+      navigator.share = async (data) => {
+        window.sharedWith.push(data);
+      };
+    });
+    await host.reload();
+    await host.waitForFunction(() => window.gunjinTest !== undefined);
+    const origin = new URL(server.url).origin;
+    await host.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+    const url = await createRoom(host);
+    await host.click('[data-focus-key="copy-url"]');
+    await host.waitForSelector('text=URL copied.');
+    assert.equal(await host.evaluate(() => navigator.clipboard.readText()), url);
+    await host.click('[data-focus-key="share-url"]');
+    const shared = await host.evaluate(() => window.sharedWith);
+    assert.equal(shared.length, 1);
+    assert.equal(shared[0].url, url);
+    // A browser without a share sheet (this headless Chromium) offers only the copy button.
+    const plain = await openOnlinePage(browser, server.url);
+    await createRoom(plain);
+    const canShare = await plain.evaluate(() => typeof navigator.share === 'function');
+    assert.equal((await plain.$('[data-focus-key="share-url"]')) !== null, canShare);
+    await plain.close();
+    await host.close();
+  });
+
   it('the creator may play the CPU instead of waiting; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
     await createRoom(host);
