@@ -185,6 +185,29 @@ describe('CpuMatch', () => {
     expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
   });
 
+  it('offers the arrangement confirmed in the last game as the previous one after "play again"', async () => {
+    const s = newMatch('sente');
+    const m = s.match;
+    await settle(s);
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('expected setup');
+    p.setup.mirror();
+    const confirmed = { ...p.setup.arrangement };
+    expect(m.confirmSetup()).toBe(true);
+    m.restart();
+    await settle(s);
+    const q = m.phase;
+    if (q.kind !== 'setup') throw new Error('expected setup');
+    q.setup.rearrange(1234);
+    expect(q.setup.arrangement).not.toEqual(confirmed);
+    expect(m.loadPrevious()).toBe(true);
+    expect(q.setup.arrangement).toEqual(confirmed);
+    // The human plays gote next time: sente's arrangement is not gote's, so nothing loads.
+    const g = newMatch('gote');
+    g.storage.setItem('gunjin.arrangement.sente', JSON.stringify(confirmed));
+    expect(g.match.loadPrevious()).toBe(false);
+  });
+
   it('drops a late answer after "play again" and starts a new setup', async () => {
     const s = newMatch('sente');
     const m = s.match;

@@ -111,6 +111,33 @@ describe('OnlineMatch', () => {
     m.dispose();
   });
 
+  it('offers the arrangement confirmed in an earlier game as the previous one, also in a new room', async () => {
+    const h = harness();
+    const first = newMatch(h, null);
+    await flush();
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const p = first.phase;
+    if (p.kind !== 'setup') throw new Error('not arranging');
+    p.setup.mirror();
+    const confirmed = { ...p.setup.arrangement };
+    expect(first.confirmSetup()).toBe(true);
+    first.dispose();
+
+    // A later room in the same browser: a fresh automatic arrangement, then "previous arrangement".
+    const second = newMatch(h, null);
+    await flush();
+    h.sockets[1]!.open();
+    h.sockets[1]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const q = second.phase;
+    if (q.kind !== 'setup') throw new Error('not arranging');
+    q.setup.rearrange(99);
+    expect(q.setup.arrangement).not.toEqual(confirmed);
+    expect(second.loadPrevious()).toBe(true);
+    expect(q.setup.arrangement).toEqual(confirmed);
+    second.dispose();
+  });
+
   it('plays from the legal list: select, destinations, move sent; the confirmation is the moved event', async () => {
     const h = harness();
     const m = newMatch(h, null);
