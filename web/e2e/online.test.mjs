@@ -162,6 +162,9 @@ describe('play a friend by URL', () => {
     await confirmArrangement(guest);
     await waitPhase(host, ['turn']);
     assert.deepEqual(await ownPieces(host), mirrored, 'the game starts from the held arrangement');
+    // "Play again" belongs to the CPU and one-device games; a friend game offers the swap after its end.
+    assert.equal(await host.$('[data-focus-key="play-again"]'), null);
+    assert.equal(await host.$('[data-focus-key="rematch"]'), null);
 
     // The guest resigns on the host's turn (resigning works at any time): two presses.
     await guest.click('[data-focus-key="resign"]');
