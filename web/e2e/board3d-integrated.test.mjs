@@ -294,6 +294,9 @@ describe('the game page without WebGL', () => {
     assert.match(await page.textContent('.no3d-note'), /cannot show the 3D board \(WebGL is unavailable\)/);
     assert.equal(await page.locator('canvas').count(), 0, 'no canvas');
     assert.equal(await page.isVisible('.board3d-mount'), false);
+    // The button board keeps its section heading: it is the whole board here.
+    assert.equal(await page.isVisible('.grid-heading'), true);
+    assert.equal((await page.textContent('.grid-heading')).trim(), 'Button board (the same game, square by square)');
 
     await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
@@ -306,6 +309,7 @@ describe('the game page without WebGL', () => {
     await page.selectOption('select.lang', 'ja');
     assert.equal(await page.locator('.no3d-note').count(), 1);
     assert.match(await page.textContent('.no3d-note'), /WebGL/);
+    assert.equal((await page.textContent('.grid-heading')).trim(), 'ボタンで操作');
     await page.close();
   });
 });

@@ -173,6 +173,8 @@ export class App {
   /** No WebGL here: the page says so once, above the board, and the grid plays the game. */
   without3D(): void {
     this.no3d = true;
+    // The button board is the whole board now; its section keeps its name.
+    this.gridHeading.hidden = false;
     this.update();
   }
 

@@ -94,7 +94,7 @@ export const en = {
   view3dDiagonal: 'Slanted view',
   view3dTop: 'From above',
   gridHeading: 'Button board (the same game, square by square)',
-  board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable), so the game is played on the button board below.',
+  board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable); the button board below plays the whole game.',
   cellEmpty: '{square}, empty',
   cellOwn: '{square}, your {kind}',
   cellEnemy: '{square}, enemy piece',

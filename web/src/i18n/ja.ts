@@ -96,7 +96,7 @@ export const ja: Catalogue = {
   view3dDiagonal: '斜めから',
   view3dTop: '真上から',
   gridHeading: 'ボタンで操作',
-  board3dUnavailable: 'このブラウザでは 3D の盤を表示できません（WebGL が使えません）。下のボタンの盤で対局できます。',
+  board3dUnavailable: 'このブラウザでは 3D の盤を表示できません（WebGL が使えません）。下の「ボタンで操作」の欄だけで対局できます。',
   cellEmpty: '{square}、空き',
   cellOwn: '{square}、あなたの{kind}',
   cellEnemy: '{square}、相手の駒',

@@ -96,7 +96,7 @@ export const ko: Catalogue = {
   view3dDiagonal: '비스듬히',
   view3dTop: '위에서',
   gridHeading: '버튼으로 조작',
-  board3dUnavailable: '이 브라우저에서는 3D 판을 보여 줄 수 없습니다 (WebGL을 쓸 수 없음). 아래 버튼 판으로 대국할 수 있습니다.',
+  board3dUnavailable: '이 브라우저에서는 3D 판을 보여 줄 수 없습니다 (WebGL을 쓸 수 없음). 아래 ‘버튼으로 조작’ 영역만으로 대국할 수 있습니다.',
   cellEmpty: '{square}, 빈칸',
   cellOwn: '{square}, 내 {kind}',
   cellEnemy: '{square}, 상대 말',
