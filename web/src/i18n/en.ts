@@ -123,13 +123,13 @@ export const en = {
   // CPU mode
   modeCpuBeginner: 'Play the CPU: beginner',
   modeCpuBeginnerDesc:
-    'You are sente and move first. A gentle opponent that sometimes slips. The CPU never sees your pieces: it guesses from moves and battles.',
+    'You are sente (vermilion pieces) and move first. A gentle opponent that sometimes slips. The CPU never sees your pieces: it guesses from moves and battles.',
   modeCpuIntermediate: 'Play the CPU: intermediate',
-  modeCpuIntermediateDesc: 'You are sente. The CPU weighs several guesses about your pieces before each move.',
+  modeCpuIntermediateDesc: 'You are sente (vermilion pieces). The CPU weighs several guesses about your pieces before each move.',
   modeCpuAdvanced: 'Play the CPU: advanced',
-  modeCpuAdvancedDesc: 'You are sente. The strongest CPU: it reads further ahead and probes your pieces with cheap ones.',
+  modeCpuAdvancedDesc: 'You are sente (vermilion pieces). The strongest CPU: it reads further ahead and probes your pieces with cheap ones.',
   modeCpuGote: 'Start as gote (intermediate)',
-  modeCpuGoteDesc: 'The CPU plays sente and moves first; you answer as gote.',
+  modeCpuGoteDesc: 'The CPU plays sente and moves first; you answer as gote (plain-wood pieces).',
   cpuThinking: 'The CPU is thinking…',
   cpuFailed: 'The CPU could not answer. Choose the mode again to start over.',
   // Online mode

@@ -113,6 +113,10 @@ describe('button names', () => {
       'CPU と対戦：中級',
       'CPU と対戦：上級',
     ]);
+    for (const key of ['modeCpuBeginnerDesc', 'modeCpuIntermediateDesc', 'modeCpuAdvancedDesc'] as const) {
+      expect(ja.t(key)).toContain('先手（朱の駒）');
+    }
+    expect(ja.t('modeCpuGoteDesc')).toContain('後手（白木の駒）');
     expect(ja.t('startTurn', { side: ja.side('sente') })).toBe('先手の番を始める');
     expect(ja.t('startTurn', { side: ja.side('gote') })).toBe('後手の番を始める');
     const ko = new I18n(testEngine().kinds, undefined, ['ko']);

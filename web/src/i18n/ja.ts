@@ -125,13 +125,13 @@ export const ja: Catalogue = {
   // CPU mode
   modeCpuBeginner: 'CPU と対戦：初級',
   modeCpuBeginnerDesc:
-    'あなたが先手で先に指します。ときどき隙を見せるやさしい相手です。CPUはあなたの駒を見ず、動きと対戦結果から推し量ります。',
+    'あなたが先手（朱の駒）で先に指します。ときどき隙を見せるやさしい相手です。CPUはあなたの駒を見ず、動きと対戦結果から推し量ります。',
   modeCpuIntermediate: 'CPU と対戦：中級',
-  modeCpuIntermediateDesc: 'あなたが先手。CPUはあなたの駒の正体をいくつも想定してから指します。',
+  modeCpuIntermediateDesc: 'あなたが先手（朱の駒）です。CPUはあなたの駒の正体をいくつも想定してから指します。',
   modeCpuAdvanced: 'CPU と対戦：上級',
-  modeCpuAdvancedDesc: 'あなたが先手。いちばん強いCPUです。より深く読み、安い駒で探りを入れてきます。',
+  modeCpuAdvancedDesc: 'あなたが先手（朱の駒）です。いちばん強いCPUです。より深く読み、安い駒で探りを入れてきます。',
   modeCpuGote: '後手で始める（中級）',
-  modeCpuGoteDesc: 'CPUが先手で先に指し、あなたは後手で応じます。',
+  modeCpuGoteDesc: 'CPUが先手で先に指し、あなたは後手（白木の駒）で応じます。',
   cpuThinking: 'CPUが考えています…',
   cpuFailed: 'CPUが応答できませんでした。「遊び方を選び直す」からやり直してください。',
   // Online mode

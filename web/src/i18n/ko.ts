@@ -125,13 +125,13 @@ export const ko: Catalogue = {
   // AI mode
   modeCpuBeginner: 'AI와 대결: 초급',
   modeCpuBeginnerDesc:
-    '당신이 선공으로 먼저 둡니다. 가끔 빈틈을 보이는 순한 상대입니다. AI는 당신의 말을 보지 않고 움직임과 전투 결과로 짐작합니다.',
+    '당신이 선공(주홍색 말)으로 먼저 둡니다. 가끔 빈틈을 보이는 순한 상대입니다. AI는 당신의 말을 보지 않고 움직임과 전투 결과로 짐작합니다.',
   modeCpuIntermediate: 'AI와 대결: 중급',
-  modeCpuIntermediateDesc: '당신이 선공입니다. AI는 당신 말의 정체를 여러 가지로 가정한 뒤 둡니다.',
+  modeCpuIntermediateDesc: '당신이 선공(주홍색 말)입니다. AI는 당신 말의 정체를 여러 가지로 가정한 뒤 둡니다.',
   modeCpuAdvanced: 'AI와 대결: 고급',
-  modeCpuAdvancedDesc: '당신이 선공입니다. 가장 강한 AI로, 더 멀리 읽고 값싼 말로 당신의 말을 떠봅니다.',
+  modeCpuAdvancedDesc: '당신이 선공(주홍색 말)입니다. 가장 강한 AI로, 더 멀리 읽고 값싼 말로 당신의 말을 떠봅니다.',
   modeCpuGote: '후공으로 시작하기(중급)',
-  modeCpuGoteDesc: 'AI가 선공으로 먼저 두고, 당신은 후공으로 응수합니다.',
+  modeCpuGoteDesc: 'AI가 선공으로 먼저 두고, 당신은 후공(원목색 말)으로 응수합니다.',
   cpuThinking: 'AI가 생각하는 중…',
   cpuFailed: 'AI가 응답하지 못했습니다. ‘플레이 방식 다시 선택하기’로 처음부터 시작해 주세요.',
   // Online mode
