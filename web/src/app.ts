@@ -750,7 +750,7 @@ export class App {
     const doc = helpContent[t.lang];
     const heading = dialog.querySelector('h2');
     if (heading !== null) heading.textContent = doc.title;
-    renderHelp(doc, body);
+    renderHelp(doc, body, { newTab: t.t('helpNewTab') });
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------

@@ -17,7 +17,7 @@ function texts(doc: HelpDocument): string[] {
           out.push(b.text);
           break;
         case 'ul':
-          out.push(...b.items);
+          out.push(...b.items.map((item) => (typeof item === 'string' ? item : item.text)));
           break;
         case 'qa':
           out.push(b.q, b.a);

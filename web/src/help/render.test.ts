@@ -1,10 +1,24 @@
 import { describe, expect, it } from 'vitest';
+import { CATALOGUES, LANGS } from '../i18n';
+import { helpContent } from './content';
 import { renderHelp } from './render';
 import type { HelpDocument } from './types';
 
+/** A text node: text only. */
+class FakeText {
+  readonly tagName = '#text';
+  readonly children: FakeNode[] = [];
+  constructor(readonly textContent: string) {}
+  all(): FakeElement[] {
+    return [];
+  }
+}
+
+type FakeNode = FakeElement | FakeText;
+
 /** Just enough of the DOM for `renderHelp`: elements with attributes, children and text. */
 class FakeElement {
-  readonly children: FakeElement[] = [];
+  readonly children: FakeNode[] = [];
   readonly attributes = new Map<string, string>();
   private ownText = '';
   constructor(
@@ -18,7 +32,7 @@ class FakeElement {
     this.children.length = 0;
     this.ownText = value;
   }
-  appendChild(child: FakeElement): FakeElement {
+  appendChild<T extends FakeNode>(child: T): T {
     this.children.push(child);
     return child;
   }
@@ -27,7 +41,7 @@ class FakeElement {
   }
   /** Descendants in document order with the given tag. */
   all(tag: string): FakeElement[] {
-    return this.children.flatMap((c) => [...(c.tagName === tag ? [c] : []), ...c.all(tag)]);
+    return this.children.flatMap((c) => [...(c instanceof FakeElement && c.tagName === tag ? [c] : []), ...c.all(tag)]);
   }
 }
 
@@ -35,7 +49,12 @@ class FakeDocument {
   createElement(tag: string): FakeElement {
     return new FakeElement(tag, this);
   }
+  createTextNode(text: string): FakeText {
+    return new FakeText(text);
+  }
 }
+
+const NEW_TAB = '{link} (new tab)';
 
 const doc: HelpDocument = {
   title: 'Help',
@@ -51,6 +70,15 @@ const doc: HelpDocument = {
           title: 'Board',
           blocks: [
             { kind: 'ul', items: ['one', 'two'] },
+            {
+              kind: 'ul',
+              items: [
+                { kind: 'link', text: 'Outside', href: 'https://example.org/a?q=%E8%BB%8D' },
+                { kind: 'link', text: 'Script', href: 'javascript:alert(1)' },
+                { kind: 'link', text: 'Plain http', href: 'http://example.org/' },
+                { kind: 'link', text: 'Relative', href: '/local' },
+              ],
+            },
             { kind: 'table', head: ['piece', 'count'], rows: [['spy', '1'], ['mine', '2']] },
           ],
         },
@@ -69,11 +97,16 @@ const doc: HelpDocument = {
   ],
 };
 
-function render(): FakeElement {
+function render(help: HelpDocument = doc, newTab = NEW_TAB): FakeElement {
   const container = new FakeDocument().createElement('div');
   container.textContent = 'old content';
-  renderHelp(doc, container as unknown as HTMLElement);
+  renderHelp(help, container as unknown as HTMLElement, { newTab });
   return container;
+}
+
+/** The outside links (not the table of contents) under `root`. */
+function outsideLinks(root: FakeElement): FakeElement[] {
+  return root.all('a').filter((a) => !(a.attributes.get('href') ?? '').startsWith('#'));
 }
 
 describe('renderHelp', () => {
@@ -81,7 +114,7 @@ describe('renderHelp', () => {
     const root = render();
     expect(root.textContent).not.toContain('old content');
     expect(root.children.map((c) => c.tagName)).toEqual(['nav', 'section', 'section']);
-    const nav = root.children[0];
+    const nav = root.all('nav')[0];
     expect(nav?.attributes.get('aria-label')).toBe('Contents');
     expect(nav?.all('a').map((a) => a.attributes.get('href'))).toEqual([
       '#help-a',
@@ -116,5 +149,82 @@ describe('renderHelp', () => {
       ['Q3?'],
     ]);
     expect(lists[0]?.all('dd').map((dd) => dd.textContent)).toEqual(['A1.', 'A2.']);
+  });
+});
+
+describe('renderHelp links', () => {
+  it('opens an https link in a new tab, safely, and says so inside the link', () => {
+    const links = outsideLinks(render());
+    expect(links).toHaveLength(1);
+    const a = links[0];
+    expect(a?.attributes.get('href')).toBe('https://example.org/a?q=%E8%BB%8D');
+    expect(a?.attributes.get('target')).toBe('_blank');
+    expect(a?.attributes.get('rel')).toBe('noopener noreferrer');
+    expect(a?.textContent).toBe('Outside (new tab)');
+    const note = a?.all('span') ?? [];
+    expect(note.map((s) => [s.attributes.get('class'), s.textContent])).toEqual([['help-newtab', '(new tab)']]);
+  });
+
+  it('keeps the note where the template puts it, even before the link text', () => {
+    const a = outsideLinks(render(doc, '[new tab] {link}'))[0];
+    expect(a?.textContent).toBe('[new tab] Outside');
+    expect(a?.all('span').map((s) => s.textContent)).toEqual(['[new tab]']);
+  });
+
+  it('renders any address that is not https as plain text', () => {
+    const items = render().all('li').map((l) => l.textContent);
+    expect(items).toEqual(expect.arrayContaining(['Script', 'Plain http', 'Relative']));
+    expect(outsideLinks(render()).map((a) => a.textContent)).not.toContain('Script');
+  });
+});
+
+describe('help sources', () => {
+  // The sources in the order the help lists them; null: no certain address, so no link.
+  const expected: readonly (string | null)[] = [
+    null, // Takahashi 2016, the paper in the institute's bulletin
+    null, // Boutin 2015, the chapter in Art et savoir de l'Inde
+    null, // Ichinose 2014, the rule study
+    'https://kotobank.jp/search?q=%E8%A1%8C%E8%BB%8D%E5%B0%86%E6%A3%8B',
+    'https://kotobank.jp/search?q=%E8%BB%8D%E4%BA%BA%E5%B0%86%E6%A3%8B',
+    'https://patents.google.com/patent/FR379625A',
+    'https://patents.google.com/patent/US1141505A',
+    'https://patents.google.com/patent/FR396795A',
+    'https://ja.wikipedia.org/wiki/%E8%BB%8D%E4%BA%BA%E5%B0%86%E6%A3%8B',
+    'https://en.wikipedia.org/wiki/L%27Attaque',
+    'https://en.wikipedia.org/wiki/Stratego',
+  ];
+
+  for (const lang of LANGS) {
+    it(`${lang}: render as links that open in a new tab, except the ones without a certain address`, () => {
+      const newTab = CATALOGUES[lang].helpNewTab;
+      const note = newTab.replace('{link}', '').trim();
+      const root = render(helpContent[lang], newTab);
+      const section = root.all('section').find((s) => s.attributes.get('id') === 'help-sources');
+      const items = section?.all('li') ?? [];
+      expect(items).toHaveLength(expected.length);
+      items.forEach((li, i) => {
+        const href = expected[i];
+        const anchors = li.all('a');
+        if (href === null || href === undefined) {
+          expect(anchors, `${lang} source ${i + 1}`).toEqual([]);
+          expect(li.textContent).not.toContain(note);
+          return;
+        }
+        expect(anchors, `${lang} source ${i + 1}`).toHaveLength(1);
+        const a = anchors[0];
+        expect(a?.attributes.get('href')).toBe(href);
+        expect(a?.attributes.get('target')).toBe('_blank');
+        expect(a?.attributes.get('rel')).toBe('noopener noreferrer');
+        // The whole item is the link, and the link itself carries the new-tab note.
+        expect(a?.textContent).toBe(li.textContent);
+        expect(a?.all('span').map((s) => s.textContent)).toEqual([note]);
+      });
+    });
+  }
+
+  it('each language says "opens in a new tab" in its own words', () => {
+    const notes = LANGS.map((lang) => CATALOGUES[lang].helpNewTab);
+    for (const n of notes) expect(n).toContain('{link}');
+    expect(new Set(notes).size).toBe(LANGS.length);
   });
 });

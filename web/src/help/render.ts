@@ -1,13 +1,24 @@
-import type { HelpBlock, HelpDocument, HelpSection } from './types';
+import type { HelpBlock, HelpDocument, HelpLink, HelpSection } from './types';
+
+/** Strings the renderer adds around the content, from the page's i18n catalogue. */
+export interface HelpRenderText {
+  /**
+   * How a link to an outside page reads: a template with a `{link}` hole for the link's own
+   * text, the rest being the "opens in a new tab" note (catalogue key `helpNewTab`).
+   */
+  readonly newTab: string;
+}
 
 /**
  * Renders a help document into `container`, replacing what it held.
  *
  * Builds a table of contents (`nav` with nested `ol` of links to the section ids), then one
  * `section` per part with an `h2` (subsections: `h3`), paragraphs, lists, tables, and FAQ
- * entries grouped into a `dl`. Every text goes through `textContent`: no HTML is parsed.
+ * entries grouped into a `dl`. Outside links open in a new tab (`target="_blank"`,
+ * `rel="noopener noreferrer"`) and say so in their text. Every text goes through
+ * `textContent` or a text node: no HTML is parsed.
  */
-export function renderHelp(doc: HelpDocument, container: HTMLElement): void {
+export function renderHelp(doc: HelpDocument, container: HTMLElement, text: HelpRenderText): void {
   const d = container.ownerDocument;
   container.textContent = '';
 
@@ -18,7 +29,7 @@ export function renderHelp(doc: HelpDocument, container: HTMLElement): void {
   container.appendChild(nav);
 
   for (const section of doc.sections) {
-    container.appendChild(renderSection(d, section, 2));
+    container.appendChild(renderSection(d, section, 2, text));
   }
 }
 
@@ -47,7 +58,7 @@ function tocList(d: Document, sections: readonly HelpSection[]): HTMLOListElemen
   return list;
 }
 
-function renderSection(d: Document, section: HelpSection, level: 2 | 3): HTMLElement {
+function renderSection(d: Document, section: HelpSection, level: 2 | 3, text: HelpRenderText): HTMLElement {
   const root = make(d, 'section');
   root.setAttribute('id', section.id);
   root.setAttribute('class', 'help-section');
@@ -69,23 +80,35 @@ function renderSection(d: Document, section: HelpSection, level: 2 | 3): HTMLEle
       faq.appendChild(make(d, 'dd', block.a));
     } else {
       faq = null;
-      root.appendChild(renderBlock(d, block));
+      root.appendChild(renderBlock(d, block, text));
     }
   }
 
   for (const sub of section.subsections ?? []) {
-    root.appendChild(renderSection(d, sub, 3));
+    root.appendChild(renderSection(d, sub, 3, text));
   }
   return root;
 }
 
-function renderBlock(d: Document, block: Exclude<HelpBlock, { kind: 'qa' }>): HTMLElement {
+function renderBlock(
+  d: Document,
+  block: Exclude<HelpBlock, { kind: 'qa' }>,
+  text: HelpRenderText,
+): HTMLElement {
   switch (block.kind) {
     case 'p':
       return make(d, 'p', block.text);
     case 'ul': {
       const list = make(d, 'ul');
-      for (const item of block.items) list.appendChild(make(d, 'li', item));
+      for (const item of block.items) {
+        if (typeof item === 'string') {
+          list.appendChild(make(d, 'li', item));
+        } else {
+          const li = make(d, 'li');
+          li.appendChild(renderLink(d, item, text.newTab));
+          list.appendChild(li);
+        }
+      }
       return list;
     }
     case 'table': {
@@ -109,4 +132,51 @@ function renderBlock(d: Document, block: Exclude<HelpBlock, { kind: 'qa' }>): HT
       return table;
     }
   }
+}
+
+/** The address of an outside link if it is an absolute `https:` URL, else null. */
+function safeHref(href: string): string | null {
+  try {
+    return new URL(href).protocol === 'https:' ? href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An anchor that opens `link` in a new tab, its text being the link's text set into the
+ * `newTab` template; the note part of the template goes into a `help-newtab` span inside the
+ * anchor, so it is both shown and part of the link's accessible name. An address that is not
+ * `https:` gives the plain text instead of a link.
+ */
+function renderLink(d: Document, link: HelpLink, newTab: string): Node {
+  const href = safeHref(link.href);
+  if (href === null) return d.createTextNode(link.text);
+  const anchor = make(d, 'a');
+  anchor.setAttribute('href', href);
+  anchor.setAttribute('target', '_blank');
+  anchor.setAttribute('rel', 'noopener noreferrer');
+  const hole = newTab.indexOf('{link}');
+  const before = hole < 0 ? '' : newTab.slice(0, hole);
+  const after = hole < 0 ? ` ${newTab}` : newTab.slice(hole + '{link}'.length);
+  appendNote(d, anchor, before);
+  anchor.appendChild(d.createTextNode(link.text));
+  appendNote(d, anchor, after);
+  return anchor;
+}
+
+/** Appends a note: its surrounding spaces as text, the rest in a `help-newtab` span. */
+function appendNote(d: Document, parent: HTMLElement, note: string): void {
+  const words = note.trim();
+  if (words === '') {
+    if (note !== '') parent.appendChild(d.createTextNode(note));
+    return;
+  }
+  const start = note.indexOf(words);
+  if (start > 0) parent.appendChild(d.createTextNode(note.slice(0, start)));
+  const span = make(d, 'span', words);
+  span.setAttribute('class', 'help-newtab');
+  parent.appendChild(span);
+  const end = start + words.length;
+  if (end < note.length) parent.appendChild(d.createTextNode(note.slice(end)));
 }

@@ -7,10 +7,24 @@
 /** Languages the help is written in. */
 export type HelpLang = 'ja' | 'ko' | 'en';
 
+/**
+ * A link to an outside page. It opens in a new tab, and the renderer adds the catalogue's
+ * "opens in a new tab" note to its text. Only `https:` addresses become links; any other
+ * address renders as plain text.
+ */
+export interface HelpLink {
+  readonly kind: 'link';
+  readonly text: string;
+  readonly href: string;
+}
+
+/** One item of a list: plain text, or a link whose whole text is the link. */
+export type HelpListItem = string | HelpLink;
+
 /** One block of a section. `qa` blocks that follow each other render as one definition list. */
 export type HelpBlock =
   | { readonly kind: 'p'; readonly text: string }
-  | { readonly kind: 'ul'; readonly items: readonly string[] }
+  | { readonly kind: 'ul'; readonly items: readonly HelpListItem[] }
   | { readonly kind: 'qa'; readonly q: string; readonly a: string }
   | {
       readonly kind: 'table';

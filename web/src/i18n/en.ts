@@ -9,6 +9,7 @@ export const en = {
   loading: 'Loading the referee…',
   loadFailed: 'The game could not start: {error}',
   helpLoading: 'Loading the rules…',
+  helpNewTab: '{link} (opens in a new tab)',
 
   chooseMode: 'How would you like to play?',
   modeLocal: 'Two players on this device',

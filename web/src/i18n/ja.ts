@@ -11,6 +11,7 @@ export const ja: Catalogue = {
   loading: '審判を準備しています…',
   loadFailed: '対局を始められませんでした: {error}',
   helpLoading: 'ルールを読み込んでいます…',
+  helpNewTab: '{link}（新しいタブで開く）',
 
   chooseMode: '遊び方を選んでください',
   modeLocal: 'この端末で 2 人で遊ぶ',

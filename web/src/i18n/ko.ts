@@ -11,6 +11,7 @@ export const ko: Catalogue = {
   loading: '심판을 준비하는 중…',
   loadFailed: '대국을 시작할 수 없습니다: {error}',
   helpLoading: '규칙을 불러오는 중…',
+  helpNewTab: '{link} (새 탭에서 열립니다)',
 
   chooseMode: '어떻게 플레이할까요?',
   modeLocal: '이 기기에서 2명이 하기',
