@@ -2,7 +2,7 @@
 //!
 //! The input of every decision is a [`gunjin::PlayerView`]: own pieces with kinds, enemy pieces
 //! as squares, and the public history. No function of this crate takes a full game or a position
-//! with real enemy kinds (except the measuring-only player behind the `omniscient` feature); the
+//! with real enemy kinds (except the measuring-only players behind the `omniscient` feature); the
 //! CPU imagines enemy kinds with its [`Belief`] engine and searches those imagined worlds.
 //!
 //! - [`choose_move`]`(view, level, budget, seed)` and [`choose_deployment`]`(side, level, seed)`.

@@ -3,6 +3,8 @@
 
 use gunjin::{Move, Position};
 
+pub use crate::player::choose_move_told;
+
 use crate::budget::Budget;
 use crate::kindset::KindSet;
 use crate::search::{FULL_WEIGHTS, Known, Searcher, Tables};

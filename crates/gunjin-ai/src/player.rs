@@ -183,6 +183,21 @@ pub fn choose_move(
     decide(view, &level.plan(), budget, seed ^ level_salt(level))
 }
 
+/// The level's move when it is also told the true kind of some enemy pieces, each named by the
+/// square it started on: for measuring what knowing those kinds is worth (arena only, behind
+/// the `omniscient` feature; the page, the bot and the server never build it).
+#[cfg(feature = "omniscient")]
+#[must_use]
+pub fn choose_move_told(
+    view: &PlayerView,
+    level: Level,
+    budget: &Budget<'_>,
+    seed: u64,
+    told: &[(Square, Kind)],
+) -> Option<Move> {
+    decide_told(view, &level.plan(), budget, seed ^ level_salt(level), told)
+}
+
 /// A uniformly random legal move (a baseline for the arena).
 #[must_use]
 pub fn random_move(view: &PlayerView, seed: u64) -> Option<Move> {
@@ -247,10 +262,16 @@ struct Setting<'v> {
 
 impl<'v> Setting<'v> {
     fn new(view: &'v PlayerView) -> Option<Setting<'v>> {
-        Self::reading(view, None)
+        Self::reading(view, None, &[])
     }
 
-    fn reading(view: &'v PlayerView, reading: Option<Reading>) -> Option<Setting<'v>> {
+    /// `told`: enemy kinds handed over from outside the view (measurement only; empty for
+    /// every real player).
+    fn reading(
+        view: &'v PlayerView,
+        reading: Option<Reading>,
+        told: &[(Square, Kind)],
+    ) -> Option<Setting<'v>> {
         if !view.status().is_ongoing() || view.to_move() != view.side() {
             return None;
         }
@@ -265,6 +286,9 @@ impl<'v> Setting<'v> {
             }
             None => Belief::of_enemy(view),
         };
+        let belief = told.iter().fold(belief, |b, &(initial, kind)| {
+            b.assume(initial, kind).unwrap_or(b)
+        });
         Some(Setting {
             view,
             tracked,
@@ -301,8 +325,18 @@ pub(crate) fn decide(
     budget: &Budget<'_>,
     seed: u64,
 ) -> Option<Move> {
+    decide_told(view, plan, budget, seed, &[])
+}
+
+fn decide_told(
+    view: &PlayerView,
+    plan: &Plan,
+    budget: &Budget<'_>,
+    seed: u64,
+    told: &[(Square, Kind)],
+) -> Option<Move> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let setting = Setting::reading(view, plan.reading)?;
+    let setting = Setting::reading(view, plan.reading, told)?;
     let first = setting.world(&mut rng)?;
     let moves = first.0.legal_moves();
     if moves.is_empty() {

@@ -5,21 +5,24 @@
 //!
 //! Players: the levels `beginner`, `intermediate`, `advanced`, and the baselines `random`,
 //! `greedy` and `omniscient`. The omniscient player sees the whole board and exists only here,
-//! for measurement: the bot, the page and the server cannot ask for it.
+//! for measurement: the bot, the page and the server cannot ask for it. So does a level that is
+//! told where some enemy kinds stand, e.g. `advanced+knows:general,mine` (what knowing them is
+//! worth).
 
 use std::io::{self, Write};
 use std::time::Instant;
 
 use gunjin::rand::{SeedableRng, rngs::SmallRng};
-use gunjin::{BySide, Deployment, Game, Kind, Move, Ruleset, Side, Status};
-use gunjin_ai::{Belief, Budget, count_only_probability};
+use gunjin::{BySide, Deployment, Game, Kind, Move, Ruleset, Side, Square, Status};
+use gunjin_ai::{Belief, Budget, KindSet, Level, count_only_probability};
 
 use crate::bot::BotLevel;
 
 /// Options of `gunjin arena`.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ArenaArgs {
-    /// First player: beginner, intermediate, advanced, random, greedy or omniscient.
+    /// First player: beginner, intermediate, advanced, random, greedy or omniscient; or a level
+    /// told the enemy's pieces of some kinds, e.g. `advanced+knows:general,lieutenant_general`.
     #[arg(long)]
     pub a: String,
     /// Second player.
@@ -68,24 +71,45 @@ enum Player {
     Fair(BotLevel),
     /// Sees every kind: measurement only.
     Omniscient,
+    /// A level told where the enemy's pieces of these kinds stand: measurement only.
+    Knows(Level, KindSet),
 }
 
 impl Player {
     fn parse(id: &str) -> Option<Player> {
         if id == "omniscient" {
-            Some(Player::Omniscient)
-        } else {
-            BotLevel::from_id(id).map(Player::Fair)
+            return Some(Player::Omniscient);
         }
+        if let Some((level, kinds)) = id.split_once("+knows:") {
+            let level = Level::from_id(level)?;
+            let kinds = kinds
+                .split(',')
+                .map(Kind::from_id)
+                .try_fold(KindSet::EMPTY, |set, k| Some(set.with(k?)))?;
+            return Some(Player::Knows(level, kinds));
+        }
+        BotLevel::from_id(id).map(Player::Fair)
     }
 
     fn choose(self, game: &Game, budget: &Budget<'_>, seed: u64) -> Option<Move> {
+        let side = game.position().to_move();
         match self {
-            Player::Fair(level) => {
-                level.choose(&game.view(game.position().to_move()), budget, seed)
-            }
+            Player::Fair(level) => level.choose(&game.view(side), budget, seed),
             Player::Omniscient => {
                 gunjin_ai::omniscient::choose_move_seeing_all(game.position(), budget)
+            }
+            Player::Knows(level, kinds) => {
+                let told: Vec<(Square, Kind)> = game.deployments()[side.opponent()]
+                    .pieces()
+                    .filter(|&(_, kind)| kinds.contains(kind))
+                    .collect();
+                gunjin_ai::omniscient::choose_move_told(
+                    &game.view(side),
+                    level,
+                    budget,
+                    seed,
+                    &told,
+                )
             }
         }
     }
@@ -119,7 +143,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
         io::Error::new(
             io::ErrorKind::InvalidInput,
             format!(
-                "unknown player {id:?}; known: beginner, intermediate, advanced, random, greedy, omniscient"
+                "unknown player {id:?}; known: beginner, intermediate, advanced, random, greedy, omniscient, or LEVEL+knows:KIND,KIND…"
             ),
         )
     };
@@ -384,6 +408,20 @@ mod tests {
             assert!((elo(expected(e)) - e).abs() < 1e-6);
         }
         assert!(elo(0.8) > 200.0 && elo(0.8) < 260.0);
+    }
+
+    #[test]
+    fn a_level_can_be_told_kinds_for_measurement() {
+        assert_eq!(
+            Player::parse("advanced+knows:general,mine"),
+            Some(Player::Knows(
+                Level::Advanced,
+                KindSet::only(Kind::General).with(Kind::Mine)
+            ))
+        );
+        assert_eq!(Player::parse("advanced+knows:general,king"), None);
+        assert_eq!(Player::parse("greedy+knows:general"), None);
+        assert_eq!(Player::parse("advanced+knows:"), None);
     }
 
     #[test]
