@@ -10,6 +10,7 @@ import {
   openPage,
   pressSquare,
   startBrowser,
+  startLocalTurn,
   startServer,
   tabTo,
 } from '../e2e-support/game.mjs';
@@ -165,11 +166,7 @@ describe('one device, two players', () => {
 
   it('resigns with a second press, reveals everything, then plays again or goes back to the modes', async () => {
     const page = await openPage(browser, server.url);
-    await startLocal(page);
-    await page.click('[data-focus-key="confirm"]');
-    await page.click('.curtain button');
-    await page.click('[data-focus-key="confirm"]');
-    await page.click('.curtain button');
+    await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'turn', 'one press only arms the button');
@@ -191,11 +188,7 @@ describe('one device, two players', () => {
 
   it('marks the last move in orange for both players and lists removed pieces: own by name, the enemy’s as a count', async () => {
     const page = await openPage(browser, server.url);
-    await startLocal(page);
-    await page.click('[data-focus-key="confirm"]');
-    await page.click('.curtain button');
-    await page.click('[data-focus-key="confirm"]');
-    await page.click('.curtain button');
+    await startLocalTurn(page);
     // Moving has begun: the setup's undo is not offered any more.
     assert.equal(await phase(page), 'turn');
     assert.equal(await page.$('[data-focus-key="undo"]'), null);
