@@ -17,8 +17,6 @@ export const en = {
 
   sente: 'Sente',
   gote: 'Gote',
-  senteLong: 'Sente (moves first, vermilion pieces)',
-  goteLong: 'Gote (moves second, plain-wood pieces)',
 
   setupTitle: '{side}: arrange your pieces',
   setupHint:

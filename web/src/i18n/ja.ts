@@ -19,8 +19,6 @@ export const ja: Catalogue = {
 
   sente: '先手',
   gote: '後手',
-  senteLong: '先手（先に指す・朱の駒）',
-  goteLong: '後手（後に指す・白木の駒）',
 
   setupTitle: '{side}: 駒を並べてください',
   setupHint:

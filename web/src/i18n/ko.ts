@@ -19,8 +19,6 @@ export const ko: Catalogue = {
 
   sente: '선공',
   gote: '후공',
-  senteLong: '선공 (먼저 둠, 주홍색 말)',
-  goteLong: '후공 (나중에 둠, 원목색 말)',
 
   setupTitle: '{side}: 말을 배치하세요',
   setupHint:
