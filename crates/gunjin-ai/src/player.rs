@@ -185,7 +185,8 @@ pub fn choose_move(
 
 /// The level's move when it is also told the true kind of some enemy pieces, each named by the
 /// square it started on: for measuring what knowing those kinds is worth (arena only, behind
-/// the `omniscient` feature; the page, the bot and the server never build it).
+/// the `omniscient` feature: the page and the server never build it, and the bot's messages
+/// cannot ask for it).
 #[cfg(feature = "omniscient")]
 #[must_use]
 pub fn choose_move_told(
