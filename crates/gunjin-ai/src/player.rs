@@ -59,6 +59,7 @@ impl Level {
                 temperature: Some(30.0),
                 blunder: 0.03,
                 probe_bonus: 0,
+                spy_hunt: 0,
                 hq_check: true,
                 reading: None,
                 weights: BASE_WEIGHTS,
@@ -75,6 +76,7 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 0,
+                spy_hunt: 0,
                 hq_check: true,
                 reading: None,
                 weights: LEVEL_WEIGHTS,
@@ -91,6 +93,7 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 30,
+                spy_hunt: 40,
                 hq_check: true,
                 reading: Some(Reading {
                     advance: 1.5,
@@ -134,6 +137,9 @@ pub(crate) struct Plan {
     /// Worth of probing an unknown piece with a cheap one (and cost of revealing a high
     /// officer), added at the root.
     probe_bonus: i32,
+    /// Worth of each step the spy takes towards the enemy general once the belief knows for
+    /// certain where it stands, added at the root (the search alone sees only a few steps).
+    spy_hunt: i32,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
@@ -154,6 +160,7 @@ pub(crate) const GREEDY: Plan = Plan {
     temperature: None,
     blunder: 0.0,
     probe_bonus: 0,
+    spy_hunt: 0,
     hq_check: false,
     reading: None,
     weights: BASE_WEIGHTS,
@@ -436,7 +443,54 @@ fn decide_told(
             ));
         }
     }
+    if plan.spy_hunt != 0
+        && let Some(general) = certain_square_of(&setting.belief, Kind::General)
+    {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            *score += f64::from(spy_hunt_bonus(view, general, *mv, plan.spy_hunt));
+        }
+    }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// Where the enemy piece stands that can only be of `kind`, if there is one on the board.
+fn certain_square_of(belief: &Belief, kind: Kind) -> Option<Square> {
+    belief
+        .pieces()
+        .find(|p| p.square.is_some() && p.kinds == KindSet::only(kind))
+        .and_then(|p| p.square)
+}
+
+/// `unit` for each step the own spy comes closer to the enemy general on `general` (less for a
+/// step away): the spy is the one piece that beats it, and the walk there is longer than the
+/// search looks.
+fn spy_hunt_bonus(view: &PlayerView, general: Square, mv: Move, unit: i32) -> i32 {
+    if view.own_at(mv.from) != Some(Kind::Spy) {
+        return 0;
+    }
+    let before = i32::from(steps_between(mv.from, general));
+    let after = i32::from(steps_between(mv.to, general));
+    (before - after) * unit
+}
+
+/// One-step moves from `from` to `to` over an empty board (bridges only across the river).
+fn steps_between(from: Square, to: Square) -> u8 {
+    let mut dist = [u8::MAX; Square::COUNT];
+    dist[from.index()] = 0;
+    let mut frontier = vec![from];
+    while !frontier.is_empty() && dist[to.index()] == u8::MAX {
+        let mut next = Vec::new();
+        for sq in frontier {
+            for n in sq.neighbours() {
+                if dist[n.index()] == u8::MAX {
+                    dist[n.index()] = dist[sq.index()] + 1;
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist[to.index()]
 }
 
 /// What a battle teaches and gives away: probing an unknown piece with a cheap one is worth a
@@ -481,5 +535,83 @@ fn pick(moves: &[Move], scores: &[f64], temperature: Option<f64>, rng: &mut Smal
                 .collect();
             near[rng.random_range(0..near.len())]
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gunjin::{BySide, Deployment, Game, Side};
+
+    fn sq(name: &str) -> Square {
+        Square::parse(name).expect("a square of the board")
+    }
+
+    #[test]
+    fn steps_follow_the_board_and_its_bridges() {
+        assert_eq!(steps_between(sq("a1"), sq("a1")), 0);
+        assert_eq!(steps_between(sq("a1"), sq("b1")), 1);
+        assert_eq!(steps_between(sq("b1"), sq("cd1")), 1);
+        // Across the river only over a bridge: a4 to a5 goes round by b4-b5.
+        assert_eq!(steps_between(sq("a4"), sq("a5")), 3);
+        assert_eq!(steps_between(sq("c4"), sq("c5")), 3);
+        assert_eq!(steps_between(sq("cd1"), sq("cd8")), 9);
+    }
+
+    #[test]
+    fn the_spy_is_drawn_towards_a_general_known_for_certain() {
+        // Gote's arrangement with its general in its HQ; sente's spy walks.
+        let gote = (0..)
+            .map(|seed| Deployment::auto(Side::Gote, seed))
+            .find(|d| d.kind_at(Square::hq(Side::Gote)) == Some(Kind::General))
+            .expect("some arrangement keeps the general in the HQ");
+        let game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|side| match side {
+                Side::Sente => Deployment::auto(Side::Sente, 1),
+                Side::Gote => gote.clone(),
+            }),
+        )
+        .expect("legal arrangements");
+        let view = game.view(Side::Sente);
+        let belief = Belief::of_enemy(&view);
+        assert_eq!(certain_square_of(&belief, Kind::General), None);
+        let told = belief
+            .assume(Square::hq(Side::Gote), Kind::General)
+            .expect("consistent with the view");
+        let general = certain_square_of(&told, Kind::General).expect("now certain");
+        assert_eq!(general, Square::hq(Side::Gote));
+
+        let spy = view
+            .own()
+            .iter()
+            .find(|&&(_, k)| k == Kind::Spy)
+            .map(|&(s, _)| s)
+            .expect("sente has its spy");
+        let (before, bonus) = (steps_between(spy, general), |to| {
+            spy_hunt_bonus(&view, general, Move { from: spy, to }, 40)
+        });
+        let towards = spy
+            .neighbours()
+            .find(|&n| steps_between(n, general) < before)
+            .expect("some neighbour is closer");
+        let away = spy
+            .neighbours()
+            .find(|&n| steps_between(n, general) > before)
+            .expect("some neighbour is farther");
+        assert_eq!(bonus(towards), 40);
+        assert_eq!(bonus(away), -40);
+        // Other pieces get nothing.
+        let other = view
+            .own()
+            .iter()
+            .find(|&&(_, k)| k != Kind::Spy)
+            .map(|&(s, _)| s)
+            .expect("sente has other pieces");
+        let to = other.neighbours().next().expect("a neighbour");
+        assert_eq!(
+            spy_hunt_bonus(&view, general, Move { from: other, to }, 40),
+            0
+        );
     }
 }

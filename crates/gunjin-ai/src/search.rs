@@ -240,8 +240,9 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
             score[s] -= 1500;
         }
         // An empty HQ invites the enemy officers in; someone should be ready to step back in.
+        // With no enemy officer left nobody can occupy it, and the pieces are free to leave.
         let side_s = if s == 0 { Side::Sente } else { Side::Gote };
-        if pos.piece_at(Square::hq(side_s)).is_none() {
+        if pos.piece_at(Square::hq(side_s)).is_none() && officers[1 - s] > 0 {
             score[s] -= w.hq_empty + pressure[1 - s] * w.hq_pressure;
             if w.hq_refill > 0 {
                 let nearest = pos
@@ -760,6 +761,40 @@ mod tests {
         let seeing = score_of_quiet_move(true);
         assert!(blind > -WIN / 2, "without the check: {blind}");
         assert!(seeing < -WIN / 2, "with the check: {seeing}");
+    }
+
+    #[test]
+    fn an_empty_hq_costs_nothing_once_the_enemy_has_no_officer_to_occupy_it() {
+        // Sente's general steps out of its HQ towards gote's, which only an engineer defends.
+        let with_enemy = |kind: Kind| {
+            Position::from_pieces(
+                Ruleset::STANDARD,
+                [
+                    (sq("d2"), piece(Side::Sente, Kind::General)),
+                    (sq("a1"), piece(Side::Sente, Kind::Captain)),
+                    (sq("f6"), piece(Side::Gote, kind)),
+                    (sq("a8"), piece(Side::Gote, Kind::Engineer)),
+                ],
+                Side::Gote,
+                0,
+            )
+            .expect("a legal arrangement")
+        };
+        let tables = Tables::new();
+        let held = |kind: Kind| {
+            let pos = with_enemy(kind);
+            let mut pieces: Vec<(Square, Piece)> = pos.pieces().collect();
+            pieces.retain(|&(s, _)| s != sq("d2"));
+            pieces.push((sq("cd1"), piece(Side::Sente, Kind::General)));
+            let in_hq = Position::from_pieces(Ruleset::STANDARD, pieces, Side::Gote, 0)
+                .expect("a legal arrangement");
+            evaluate(&pos, Side::Sente, &tables, &FULL_WEIGHTS)
+                - evaluate(&in_hq, Side::Sente, &tables, &FULL_WEIGHTS)
+        };
+        // Against a major the step out costs (the HQ stands empty); against a lone tank it
+        // gains (the general is a step closer to the enemy HQ).
+        assert!(held(Kind::Major) < 0, "{}", held(Kind::Major));
+        assert!(held(Kind::Tank) > 0, "{}", held(Kind::Tank));
     }
 
     #[test]
