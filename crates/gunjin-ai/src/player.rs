@@ -7,7 +7,9 @@ use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset, Square};
 use crate::belief::{Belief, Reading};
 use crate::budget::Budget;
 use crate::kindset::KindSet;
-use crate::search::{BASE_WEIGHTS, FULL_WEIGHTS, Known, LEVEL_WEIGHTS, Searcher, Tables, Weights};
+use crate::search::{
+    BASE_WEIGHTS, FULL_WEIGHTS, Known, LEVEL_WEIGHTS, Searcher, Tables, Weights, steps_from,
+};
 use crate::track::Tracked;
 
 /// How strong the CPU plays.
@@ -468,29 +470,10 @@ fn spy_hunt_bonus(view: &PlayerView, general: Square, mv: Move, unit: i32) -> i3
     if view.own_at(mv.from) != Some(Kind::Spy) {
         return 0;
     }
-    let before = i32::from(steps_between(mv.from, general));
-    let after = i32::from(steps_between(mv.to, general));
+    let steps = steps_from(general);
+    let before = i32::from(steps[mv.from.index()]);
+    let after = i32::from(steps[mv.to.index()]);
     (before - after) * unit
-}
-
-/// One-step moves from `from` to `to` over an empty board (bridges only across the river).
-fn steps_between(from: Square, to: Square) -> u8 {
-    let mut dist = [u8::MAX; Square::COUNT];
-    dist[from.index()] = 0;
-    let mut frontier = vec![from];
-    while !frontier.is_empty() && dist[to.index()] == u8::MAX {
-        let mut next = Vec::new();
-        for sq in frontier {
-            for n in sq.neighbours() {
-                if dist[n.index()] == u8::MAX {
-                    dist[n.index()] = dist[sq.index()] + 1;
-                    next.push(n);
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist[to.index()]
 }
 
 /// What a battle teaches and gives away: probing an unknown piece with a cheap one is worth a
@@ -543,21 +526,6 @@ mod tests {
     use super::*;
     use gunjin::{BySide, Deployment, Game, Side};
 
-    fn sq(name: &str) -> Square {
-        Square::parse(name).expect("a square of the board")
-    }
-
-    #[test]
-    fn steps_follow_the_board_and_its_bridges() {
-        assert_eq!(steps_between(sq("a1"), sq("a1")), 0);
-        assert_eq!(steps_between(sq("a1"), sq("b1")), 1);
-        assert_eq!(steps_between(sq("b1"), sq("cd1")), 1);
-        // Across the river only over a bridge: a4 to a5 goes round by b4-b5.
-        assert_eq!(steps_between(sq("a4"), sq("a5")), 3);
-        assert_eq!(steps_between(sq("c4"), sq("c5")), 3);
-        assert_eq!(steps_between(sq("cd1"), sq("cd8")), 9);
-    }
-
     #[test]
     fn the_spy_is_drawn_towards_a_general_known_for_certain() {
         // Gote's arrangement with its general in its HQ; sente's spy walks.
@@ -588,16 +556,16 @@ mod tests {
             .find(|&&(_, k)| k == Kind::Spy)
             .map(|&(s, _)| s)
             .expect("sente has its spy");
-        let (before, bonus) = (steps_between(spy, general), |to| {
+        let (before, bonus) = (steps_from(general)[spy.index()], |to| {
             spy_hunt_bonus(&view, general, Move { from: spy, to }, 40)
         });
         let towards = spy
             .neighbours()
-            .find(|&n| steps_between(n, general) < before)
+            .find(|&n| steps_from(general)[n.index()] < before)
             .expect("some neighbour is closer");
         let away = spy
             .neighbours()
-            .find(|&n| steps_between(n, general) > before)
+            .find(|&n| steps_from(general)[n.index()] > before)
             .expect("some neighbour is farther");
         assert_eq!(bonus(towards), 40);
         assert_eq!(bonus(away), -40);

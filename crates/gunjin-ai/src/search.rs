@@ -27,27 +27,8 @@ pub(crate) struct Tables {
 
 impl Tables {
     pub(crate) fn new() -> Tables {
-        let mut to_enemy_hq = [[u8::MAX; Square::COUNT]; 2];
-        for side in Side::ALL {
-            let target = Square::hq(side.opponent());
-            let dist = &mut to_enemy_hq[side.index()];
-            dist[target.index()] = 0;
-            let mut frontier = vec![target];
-            let mut d = 0u8;
-            while !frontier.is_empty() {
-                d += 1;
-                let mut next = Vec::new();
-                for sq in frontier {
-                    for n in sq.neighbours() {
-                        if dist[n.index()] == u8::MAX {
-                            dist[n.index()] = d;
-                            next.push(n);
-                        }
-                    }
-                }
-                frontier = next;
-            }
-        }
+        let to_enemy_hq =
+            [Side::Sente, Side::Gote].map(|side| steps_from(Square::hq(side.opponent())));
         let mut rng = SmallRng::seed_from_u64(0x007a_6f62_7269_7374);
         let mut piece_keys = [[[0u64; 16]; 2]; Square::COUNT];
         for key in piece_keys.iter_mut().flatten().flatten() {
@@ -108,6 +89,27 @@ impl Tables {
     fn distance(&self, side: Side, sq: Square) -> i32 {
         i32::from(self.to_enemy_hq[side.index()][sq.index()].min(20))
     }
+}
+
+/// One-step moves from `from` to every square over an empty board (bridges only across the
+/// river).
+pub(crate) fn steps_from(from: Square) -> [u8; Square::COUNT] {
+    let mut dist = [u8::MAX; Square::COUNT];
+    dist[from.index()] = 0;
+    let mut frontier = vec![from];
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for sq in frontier {
+            for n in sq.neighbours() {
+                if dist[n.index()] == u8::MAX {
+                    dist[n.index()] = dist[sq.index()] + 1;
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    dist
 }
 
 /// Material value of a piece.
@@ -761,6 +763,17 @@ mod tests {
         let seeing = score_of_quiet_move(true);
         assert!(blind > -WIN / 2, "without the check: {blind}");
         assert!(seeing < -WIN / 2, "with the check: {seeing}");
+    }
+
+    #[test]
+    fn steps_follow_the_board_and_its_bridges() {
+        assert_eq!(steps_from(sq("a1"))[sq("a1").index()], 0);
+        assert_eq!(steps_from(sq("b1"))[sq("a1").index()], 1);
+        assert_eq!(steps_from(sq("cd1"))[sq("b1").index()], 1);
+        // Across the river only over a bridge: a4 to a5 goes round by b4-b5.
+        assert_eq!(steps_from(sq("a5"))[sq("a4").index()], 3);
+        assert_eq!(steps_from(sq("c5"))[sq("c4").index()], 3);
+        assert_eq!(steps_from(sq("cd8"))[sq("cd1").index()], 9);
     }
 
     #[test]
