@@ -27,8 +27,8 @@ pub(crate) struct Tables {
 
 impl Tables {
     pub(crate) fn new() -> Tables {
-        let to_enemy_hq =
-            [Side::Sente, Side::Gote].map(|side| steps_from(Square::hq(side.opponent())));
+        // Indexed by `Side::index`, which follows `Side::ALL`.
+        let to_enemy_hq = Side::ALL.map(|side| steps_from(Square::hq(side.opponent())));
         let mut rng = SmallRng::seed_from_u64(0x007a_6f62_7269_7374);
         let mut piece_keys = [[[0u64; 16]; 2]; Square::COUNT];
         for key in piece_keys.iter_mut().flatten().flatten() {
