@@ -155,6 +155,35 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('the advanced level answers from its worker and keeps its kinds out of the page (Korean)', async () => {
+    const page = await openPage(browser, server.url, { lang: 'ko' });
+    await page.click('.mode-button[data-mode="cpu-advanced"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    const koKinds = await kindNames(page, 'ko');
+    assert.equal(koKinds.length, 16, 'every Korean piece name, to look for');
+    let answers = 0;
+    for (let i = 0; i < 5 && (await phase(page)) === 'turn'; i++) {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const [from, to] = moves[(i * 5) % moves.length];
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      if ((await phase(page)) === 'waiting') {
+        assert.match(await page.textContent('[data-waiting]'), /AI가 생각하는 중/);
+      }
+      if ((await waitForHuman(page)) === 'turn') answers++;
+      assert.match(await page.textContent('.reports'), /상대는 [a-f]\d → [a-f]\d로 두었습니다\./);
+      assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
+      const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
+      for (const l of labels) {
+        assert.match(l, /, 상대 말(,|$)/);
+        for (const n of koKinds) assert.ok(!l.includes(n), `an enemy cell names ${n}: ${l}`);
+      }
+    }
+    assert.ok(answers > 0, 'the advanced level answered');
+    await page.close();
+  });
+
   it('never puts a CPU kind in the page during a game (Japanese, intermediate)', async () => {
     const page = await openPage(browser, server.url, { lang: 'ja' });
     await page.click('.mode-button[data-mode="cpu-intermediate"]');
