@@ -143,7 +143,7 @@ describe('playing the CPU', () => {
     assert.equal(await waitForHuman(page), 'turn');
     const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
     assert.ok(log > 0);
-    assert.match(await page.textContent('.reports'), /The enemy moved [a-f]\d → [a-f]\d\./);
+    assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);
     assert.match(await page.textContent('.log-box summary'), /\(1\)/);
     await assertNoEnemyKind(page, 'sente');
     // Resign while it is the human's turn: two presses, then everything is revealed.
@@ -172,7 +172,7 @@ describe('playing the CPU', () => {
         assert.match(await page.textContent('[data-waiting]'), /AI가 생각하는 중/);
       }
       if ((await waitForHuman(page)) === 'turn') answers++;
-      assert.match(await page.textContent('.reports'), /상대는 [a-f]\d → [a-f]\d로 두었습니다\./);
+      assert.match(await page.textContent('.reports'), /상대는 (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)로 두었습니다\./);
       assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
       const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
       for (const l of labels) {
