@@ -448,8 +448,9 @@ fn decide_told(
     if plan.spy_hunt != 0
         && let Some(general) = certain_square_of(&setting.belief, Kind::General)
     {
+        let to_general = steps_from(general);
         for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score += f64::from(spy_hunt_bonus(view, general, *mv, plan.spy_hunt));
+            *score += f64::from(spy_hunt_bonus(view, &to_general, *mv, plan.spy_hunt));
         }
     }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
@@ -463,16 +464,15 @@ fn certain_square_of(belief: &Belief, kind: Kind) -> Option<Square> {
         .and_then(|p| p.square)
 }
 
-/// `unit` for each step the own spy comes closer to the enemy general on `general` (less for a
-/// step away): the spy is the one piece that beats it, and the walk there is longer than the
-/// search looks.
-fn spy_hunt_bonus(view: &PlayerView, general: Square, mv: Move, unit: i32) -> i32 {
+/// `unit` for each step the own spy comes closer to the enemy general (less for a step away),
+/// by `to_general`, the steps from each square to it: the spy is the one piece that beats the
+/// general, and the walk there is longer than the search looks.
+fn spy_hunt_bonus(view: &PlayerView, to_general: &[u8; Square::COUNT], mv: Move, unit: i32) -> i32 {
     if view.own_at(mv.from) != Some(Kind::Spy) {
         return 0;
     }
-    let steps = steps_from(general);
-    let before = i32::from(steps[mv.from.index()]);
-    let after = i32::from(steps[mv.to.index()]);
+    let before = i32::from(to_general[mv.from.index()]);
+    let after = i32::from(to_general[mv.to.index()]);
     (before - after) * unit
 }
 
@@ -556,16 +556,17 @@ mod tests {
             .find(|&&(_, k)| k == Kind::Spy)
             .map(|&(s, _)| s)
             .expect("sente has its spy");
-        let (before, bonus) = (steps_from(general)[spy.index()], |to| {
-            spy_hunt_bonus(&view, general, Move { from: spy, to }, 40)
+        let to_general = steps_from(general);
+        let (before, bonus) = (to_general[spy.index()], |to| {
+            spy_hunt_bonus(&view, &to_general, Move { from: spy, to }, 40)
         });
         let towards = spy
             .neighbours()
-            .find(|&n| steps_from(general)[n.index()] < before)
+            .find(|&n| to_general[n.index()] < before)
             .expect("some neighbour is closer");
         let away = spy
             .neighbours()
-            .find(|&n| steps_from(general)[n.index()] > before)
+            .find(|&n| to_general[n.index()] > before)
             .expect("some neighbour is farther");
         assert_eq!(bonus(towards), 40);
         assert_eq!(bonus(away), -40);
@@ -578,7 +579,7 @@ mod tests {
             .expect("sente has other pieces");
         let to = other.neighbours().next().expect("a neighbour");
         assert_eq!(
-            spy_hunt_bonus(&view, general, Move { from: other, to }, 40),
+            spy_hunt_bonus(&view, &to_general, Move { from: other, to }, 40),
             0
         );
     }
