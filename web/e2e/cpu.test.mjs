@@ -44,6 +44,27 @@ async function assertNoEnemyKind(page, cpuSide) {
   for (const n of names) assert.ok(!new RegExp(`\\b${n}\\b`, 'i').test(removedEnemy), `enemy losses name ${n}`);
 }
 
+/**
+ * Plays up to `turns` human moves (the `pick(i)`-th legal move, wrapping), checks the waiting line
+ * against `thinking` while the CPU thinks, and runs `afterAnswer` once the CPU has answered.
+ * Returns how often the human was to move again.
+ */
+async function playAgainstCpu(page, { turns, pick, thinking, afterAnswer }) {
+  let answers = 0;
+  for (let i = 0; i < turns && (await phase(page)) === 'turn'; i++) {
+    const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+    const [from, to] = moves[pick(i) % moves.length];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    if ((await phase(page)) === 'waiting') {
+      assert.match(await page.textContent('[data-waiting]'), thinking);
+    }
+    if ((await waitForHuman(page)) === 'turn') answers++;
+    await afterAnswer();
+  }
+  return answers;
+}
+
 describe('playing the CPU', () => {
   it('plays a whole game against the beginner with the keyboard alone, then plays again', async () => {
     const page = await openPage(browser, server.url);
@@ -162,24 +183,20 @@ describe('playing the CPU', () => {
     assert.equal(await waitForHuman(page), 'turn');
     const koKinds = await kindNames(page, 'ko');
     assert.equal(koKinds.length, 16, 'every Korean piece name, to look for');
-    let answers = 0;
-    for (let i = 0; i < 5 && (await phase(page)) === 'turn'; i++) {
-      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
-      const [from, to] = moves[(i * 5) % moves.length];
-      await page.click(`.cell[data-square="${from}"]`);
-      await page.click(`.cell[data-square="${to}"]`);
-      if ((await phase(page)) === 'waiting') {
-        assert.match(await page.textContent('[data-waiting]'), /AI가 생각하는 중/);
-      }
-      if ((await waitForHuman(page)) === 'turn') answers++;
-      assert.match(await page.textContent('.reports'), /상대는 (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)로 두었습니다\./);
-      assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
-      const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
-      for (const l of labels) {
-        assert.match(l, /, 상대 말(,|$)/);
-        for (const n of koKinds) assert.ok(!l.includes(n), `an enemy cell names ${n}: ${l}`);
-      }
-    }
+    const answers = await playAgainstCpu(page, {
+      turns: 5,
+      pick: (i) => i * 5,
+      thinking: /AI가 생각하는 중/,
+      afterAnswer: async () => {
+        assert.match(await page.textContent('.reports'), /상대는 (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)로 두었습니다\./);
+        assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
+        const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
+        for (const l of labels) {
+          assert.match(l, /, 상대 말(,|$)/);
+          for (const n of koKinds) assert.ok(!l.includes(n), `an enemy cell names ${n}: ${l}`);
+        }
+      },
+    });
     assert.ok(answers > 0, 'the advanced level answered');
     await page.close();
   });
@@ -189,19 +206,17 @@ describe('playing the CPU', () => {
     await page.click('.mode-button[data-mode="cpu-intermediate"]');
     await page.click('[data-focus-key="confirm"]');
     assert.equal(await waitForHuman(page), 'turn');
-    for (let i = 0; i < 4 && (await phase(page)) === 'turn'; i++) {
-      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
-      await page.click(`.cell[data-square="${from}"]`);
-      await page.click(`.cell[data-square="${to}"]`);
-      if ((await phase(page)) === 'waiting') {
-        assert.match(await page.textContent('[data-waiting]'), /CPUが考えています/);
-      }
-      await waitForHuman(page);
-      const enemyKinds = await page.$$eval('.cell.gote[data-kind]', (els) => els.length);
-      assert.equal(enemyKinds, 0);
-      const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
-      for (const l of labels) assert.match(l, /相手の駒/);
-    }
+    await playAgainstCpu(page, {
+      turns: 4,
+      pick: () => 0,
+      thinking: /CPUが考えています/,
+      afterAnswer: async () => {
+        const enemyKinds = await page.$$eval('.cell.gote[data-kind]', (els) => els.length);
+        assert.equal(enemyKinds, 0);
+        const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
+        for (const l of labels) assert.match(l, /相手の駒/);
+      },
+    });
     // The whole document: no kind id outside the human's own cells and lists.
     const ids = await kindNames(page, 'id');
     const text = await page.evaluate(() => {
