@@ -23,7 +23,8 @@ pub enum Level {
     Intermediate,
     /// 上級: three plies (plus battles and HQ threats) over as many imagined worlds as half the
     /// budget allows (up to 24), then four plies for the best few moves; reads the enemy's
-    /// behaviour (advancing pieces are likely officers, attackers likely strong).
+    /// behaviour (advancing pieces are likely officers, attackers likely strong); walks its spy
+    /// to a general it has found and its general to officers it knows it beats.
     Advanced,
 }
 
@@ -62,6 +63,7 @@ impl Level {
                 blunder: 0.03,
                 probe_bonus: 0,
                 spy_hunt: 0,
+                general_hunt: 0,
                 hq_check: true,
                 reading: None,
                 weights: BASE_WEIGHTS,
@@ -79,6 +81,7 @@ impl Level {
                 blunder: 0.0,
                 probe_bonus: 0,
                 spy_hunt: 0,
+                general_hunt: 0,
                 hq_check: true,
                 reading: None,
                 weights: LEVEL_WEIGHTS,
@@ -96,6 +99,7 @@ impl Level {
                 blunder: 0.0,
                 probe_bonus: 30,
                 spy_hunt: 40,
+                general_hunt: 40,
                 hq_check: true,
                 reading: Some(Reading {
                     advance: 1.5,
@@ -142,6 +146,10 @@ pub(crate) struct Plan {
     /// Worth of each step the spy takes towards the enemy general once the belief knows for
     /// certain where it stands, added at the root (the search alone sees only a few steps).
     spy_hunt: i32,
+    /// Worth of each step the general takes towards an enemy piece the belief knows to be a
+    /// lieutenant general or major general (or possibly the general), added at the root: such a
+    /// piece eats its way through the own lines until the general, which beats it, arrives.
+    general_hunt: i32,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
@@ -163,6 +171,7 @@ pub(crate) const GREEDY: Plan = Plan {
     blunder: 0.0,
     probe_bonus: 0,
     spy_hunt: 0,
+    general_hunt: 0,
     hq_check: false,
     reading: None,
     weights: BASE_WEIGHTS,
@@ -445,35 +454,71 @@ fn decide_told(
             ));
         }
     }
-    if plan.spy_hunt != 0
-        && let Some(general) = certain_square_of(&setting.belief, Kind::General)
-    {
-        let to_general = steps_from(general);
+    // Walks longer than the search looks: the spy to a general known for certain, the general
+    // to the officers it beats.
+    let hunts = [
+        (Kind::Spy, plan.spy_hunt, spy_prey(&setting.belief)),
+        (
+            Kind::General,
+            plan.general_hunt,
+            general_prey(&setting.belief),
+        ),
+    ];
+    for (hunter, unit, prey) in hunts {
+        if unit == 0 || prey.is_empty() {
+            continue;
+        }
+        let to_prey: Vec<[u8; Square::COUNT]> = prey.into_iter().map(steps_from).collect();
         for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score += f64::from(spy_hunt_bonus(view, &to_general, *mv, plan.spy_hunt));
+            *score += f64::from(hunt_bonus(view, hunter, &to_prey, *mv, unit));
         }
     }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
 }
 
-/// Where the enemy piece stands that can only be of `kind`, if there is one on the board.
-fn certain_square_of(belief: &Belief, kind: Kind) -> Option<Square> {
+/// The enemy general's square once the belief knows it for certain: the spy beats it.
+fn spy_prey(belief: &Belief) -> Vec<Square> {
     belief
         .pieces()
-        .find(|p| p.square.is_some() && p.kinds == KindSet::only(kind))
-        .and_then(|p| p.square)
+        .filter(|p| p.kinds == KindSet::only(Kind::General))
+        .filter_map(|p| p.square)
+        .collect()
 }
 
-/// `unit` for each step the own spy comes closer to the enemy general (less for a step away),
-/// by `to_general`, the steps from each square to it: the spy is the one piece that beats the
-/// general, and the walk there is longer than the search looks.
-fn spy_hunt_bonus(view: &PlayerView, to_general: &[u8; Square::COUNT], mv: Move, unit: i32) -> i32 {
-    if view.own_at(mv.from) != Some(Kind::Spy) {
+/// The enemy pieces the own general should go for: those the belief knows to be a lieutenant
+/// general or a major general, or possibly the general too (whom it ties with). Such a piece eats
+/// its way through the own lines until something that beats it arrives.
+fn general_prey(belief: &Belief) -> Vec<Square> {
+    let big = KindSet::only(Kind::General)
+        .with(Kind::LieutenantGeneral)
+        .with(Kind::MajorGeneral);
+    belief
+        .pieces()
+        .filter(|p| p.kinds.and(big) == p.kinds && p.kinds != KindSet::only(Kind::General))
+        .filter_map(|p| p.square)
+        .collect()
+}
+
+/// `unit` for each step the own `hunter` comes closer to the nearest of its prey (less for a step
+/// away), by `to_prey`, the steps from each square to each prey.
+fn hunt_bonus(
+    view: &PlayerView,
+    hunter: Kind,
+    to_prey: &[[u8; Square::COUNT]],
+    mv: Move,
+    unit: i32,
+) -> i32 {
+    if view.own_at(mv.from) != Some(hunter) {
         return 0;
     }
-    let before = i32::from(to_general[mv.from.index()]);
-    let after = i32::from(to_general[mv.to.index()]);
-    (before - after) * unit
+    let nearest = |sq: Square| {
+        to_prey
+            .iter()
+            .map(|d| i32::from(d[sq.index()]))
+            .min()
+            .unwrap_or(0)
+    };
+    (nearest(mv.from) - nearest(mv.to)) * unit
 }
 
 /// What a battle teaches and gives away: probing an unknown piece with a cheap one is worth a
@@ -526,61 +571,87 @@ mod tests {
     use super::*;
     use gunjin::{BySide, Deployment, Game, Side};
 
-    #[test]
-    fn the_spy_is_drawn_towards_a_general_known_for_certain() {
-        // Gote's arrangement with its general in its HQ; sente's spy walks.
+    /// Sente's view of a game where gote keeps its general in its HQ and sente's general stands
+    /// off its back row (so it can step both ways).
+    fn view_of_a_game() -> PlayerView {
+        let sente = (0..)
+            .map(|seed| Deployment::auto(Side::Sente, seed))
+            .find(|d| {
+                Square::all().any(|sq| {
+                    d.kind_at(sq) == Some(Kind::General) && sq.relative_row(Side::Sente) > 1
+                })
+            })
+            .expect("some arrangement has the general forward");
         let gote = (0..)
             .map(|seed| Deployment::auto(Side::Gote, seed))
             .find(|d| d.kind_at(Square::hq(Side::Gote)) == Some(Kind::General))
             .expect("some arrangement keeps the general in the HQ");
-        let game = Game::new(
+        Game::new(
             Ruleset::STANDARD,
             BySide::new_with(|side| match side {
-                Side::Sente => Deployment::auto(Side::Sente, 1),
+                Side::Sente => sente.clone(),
                 Side::Gote => gote.clone(),
             }),
         )
-        .expect("legal arrangements");
-        let view = game.view(Side::Sente);
-        let belief = Belief::of_enemy(&view);
-        assert_eq!(certain_square_of(&belief, Kind::General), None);
-        let told = belief
-            .assume(Square::hq(Side::Gote), Kind::General)
-            .expect("consistent with the view");
-        let general = certain_square_of(&told, Kind::General).expect("now certain");
-        assert_eq!(general, Square::hq(Side::Gote));
+        .expect("legal arrangements")
+        .view(Side::Sente)
+    }
 
-        let spy = view
-            .own()
-            .iter()
-            .find(|&&(_, k)| k == Kind::Spy)
-            .map(|&(s, _)| s)
-            .expect("sente has its spy");
-        let to_general = steps_from(general);
-        let (before, bonus) = (to_general[spy.index()], |to| {
-            spy_hunt_bonus(&view, &to_general, Move { from: spy, to }, 40)
-        });
-        let towards = spy
+    /// The hunter gets `unit` for a step towards `prey`, minus that for a step away, and every
+    /// other piece nothing.
+    fn assert_hunts(view: &PlayerView, hunter: Kind, prey: Square) {
+        let to_prey = [steps_from(prey)];
+        let own = |want: bool| {
+            view.own()
+                .iter()
+                .find(|&&(_, k)| (k == hunter) == want)
+                .map(|&(s, _)| s)
+                .expect("sente has the piece")
+        };
+        let from = own(true);
+        let before = to_prey[0][from.index()];
+        let bonus = |from, to| hunt_bonus(view, hunter, &to_prey, Move { from, to }, 40);
+        let towards = from
             .neighbours()
-            .find(|&n| to_general[n.index()] < before)
+            .find(|&n| to_prey[0][n.index()] < before)
             .expect("some neighbour is closer");
-        let away = spy
+        let away = from
             .neighbours()
-            .find(|&n| to_general[n.index()] > before)
+            .find(|&n| to_prey[0][n.index()] > before)
             .expect("some neighbour is farther");
-        assert_eq!(bonus(towards), 40);
-        assert_eq!(bonus(away), -40);
-        // Other pieces get nothing.
-        let other = view
-            .own()
-            .iter()
-            .find(|&&(_, k)| k != Kind::Spy)
-            .map(|&(s, _)| s)
-            .expect("sente has other pieces");
+        assert_eq!(bonus(from, towards), 40, "{hunter} towards {prey}");
+        assert_eq!(bonus(from, away), -40, "{hunter} away from {prey}");
+        let other = own(false);
         let to = other.neighbours().next().expect("a neighbour");
-        assert_eq!(
-            spy_hunt_bonus(&view, &to_general, Move { from: other, to }, 40),
-            0
-        );
+        assert_eq!(bonus(other, to), 0, "a piece that is not the {hunter}");
+    }
+
+    #[test]
+    fn the_spy_is_drawn_towards_a_general_known_for_certain() {
+        let view = view_of_a_game();
+        let belief = Belief::of_enemy(&view);
+        assert!(spy_prey(&belief).is_empty());
+        let hq = Square::hq(Side::Gote);
+        let told = belief
+            .assume(hq, Kind::General)
+            .expect("consistent with the view");
+        assert_eq!(spy_prey(&told), vec![hq]);
+        // The general ties with the general: no prey for it.
+        assert!(general_prey(&told).is_empty());
+        assert_hunts(&view, Kind::Spy, hq);
+    }
+
+    #[test]
+    fn the_general_is_drawn_towards_the_officers_it_beats() {
+        let view = view_of_a_game();
+        let belief = Belief::of_enemy(&view);
+        assert!(general_prey(&belief).is_empty());
+        let hq = Square::hq(Side::Gote);
+        for kind in [Kind::LieutenantGeneral, Kind::MajorGeneral] {
+            let told = belief.assume(hq, kind).expect("a kind the HQ may hold");
+            assert_eq!(general_prey(&told), vec![hq], "{kind}");
+            assert!(spy_prey(&told).is_empty());
+        }
+        assert_hunts(&view, Kind::General, hq);
     }
 }
