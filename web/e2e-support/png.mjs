@@ -92,3 +92,14 @@ export function meanColor(image, x, y, radius = 3) {
 export function colorDistance(a, b) {
   return Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1]), Math.abs(a[2] - b[2]));
 }
+
+/**
+ * A screenshot of the page as decoded pixels, taken once the browser has shown its latest frame:
+ * a WebGL canvas drawn in one animation frame reaches the screen only when that frame is
+ * presented, so two more frames are awaited first (otherwise a shot can, rarely, still show the
+ * frame before).
+ */
+export async function paintedShot(page) {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  return decodePng(await page.screenshot());
+}

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { openPage, pressSquare, startBrowser, startLocalTurn, startServer } from '../e2e-support/game.mjs';
-import { decodePng, meanColor } from '../e2e-support/png.mjs';
+import { meanColor, paintedShot } from '../e2e-support/png.mjs';
 
 let server;
 let browser;
@@ -26,7 +26,7 @@ const isVermilion = ([r, g, b]) => r > 120 && r > g + 60 && r > b + 60;
 
 const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
 const settled = (page) => page.evaluate(() => window.gunjinBoard3D.settled());
-const shot = async (page) => decodePng(await page.screenshot());
+const shot = paintedShot;
 
 /** The page once its 3D board has mounted (or been found impossible): 'on' or 'off'. */
 async function board3d(page) {

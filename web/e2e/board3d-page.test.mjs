@@ -5,7 +5,7 @@ import { rm } from 'node:fs/promises';
 import { after, before, describe, it } from 'node:test';
 import { buildHarness, launch, serve } from '../e2e-support/board3d-harness.mjs';
 import { startLocalTurn } from '../e2e-support/game.mjs';
-import { colorDistance, decodePng, meanColor } from '../e2e-support/png.mjs';
+import { colorDistance, meanColor, paintedShot } from '../e2e-support/png.mjs';
 
 let dir;
 let server;
@@ -33,7 +33,7 @@ async function at(page, square) {
   });
   return page.evaluate((sq) => window.board3d.screenPosition(sq), square);
 }
-const shot = async (page) => decodePng(await page.screenshot());
+const shot = paintedShot;
 
 /** Who holds a square according to the button grid: 'own', 'enemy' or 'empty'. */
 const holder = (page, square) =>

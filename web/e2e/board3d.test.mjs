@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { buildHarness, launch, serve } from '../e2e-support/board3d-harness.mjs';
-import { colorDistance, decodePng, meanColor, pixel } from '../e2e-support/png.mjs';
+import { colorDistance, meanColor, paintedShot, pixel } from '../e2e-support/png.mjs';
 
 const VIEWPORT = { width: 800, height: 700 };
 
@@ -48,9 +48,7 @@ async function settled(page) {
   await page.evaluate(() => window.board3d.settled());
 }
 
-async function shot(page) {
-  return decodePng(await page.screenshot());
-}
+const shot = paintedShot;
 
 async function at(page, square) {
   const p = await page.evaluate((sq) => window.board3d.screenPosition(sq), square);
