@@ -483,6 +483,181 @@ fn views_hide_enemy_kinds_until_the_end() {
 }
 
 #[test]
+fn attacker_and_defender_outcomes_are_answered_as_literal_json() {
+    let mut referee = Referee::start();
+    referee.ok(&hand_new(&hand_setup()));
+
+    // Sente's plane flies from b3 over its own tank on b4 and beats gote's tank on b5.
+    assert_eq!(
+        referee.send(&mv("b3", "b5")),
+        json!({"ok":true,"battle":{"square":"b5","outcome":"attacker"},"status":{"state":"ongoing"}})
+    );
+    // Gote's second lieutenant attacks the plane and loses.
+    assert_eq!(
+        referee.send(&mv("a5", "b5")),
+        json!({"ok":true,"battle":{"square":"b5","outcome":"defender"},"status":{"state":"ongoing"}})
+    );
+
+    let board = referee.board();
+    assert_eq!(
+        board["pieces"]["b5"],
+        json!({"side":"sente","kind":"plane"})
+    );
+    assert_eq!(board["pieces"]["b4"], json!({"side":"sente","kind":"tank"}));
+    assert!(board["pieces"].get("b3").is_none());
+    assert!(board["pieces"].get("a5").is_none());
+    assert_eq!(board["plies_without_battle"], 0);
+    let gote = referee.view("gote");
+    assert_eq!(
+        gote["history"],
+        json!([
+            {"side":"sente","from":"b3","to":"b5","battle":{"square":"b5","outcome":"attacker"}},
+            {"side":"gote","from":"a5","to":"b5","battle":{"square":"b5","outcome":"defender"}},
+        ])
+    );
+    assert_eq!(gote["removed"]["enemy_count"], 0);
+    let mut own: Vec<&str> = gote["removed"]["own"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    own.sort_unstable();
+    assert_eq!(own, ["second_lieutenant", "tank"]);
+    referee.finish();
+}
+
+#[test]
+fn a_scripted_game_ends_by_occupation() {
+    let mut referee = Referee::start();
+    // Sente's general starts on b4 (the tank goes to cd1); gote's HQ holds a captain (its
+    // general goes to b8).
+    let mut setup = hand_setup();
+    setup.sente.insert("b4".into(), "general".into());
+    setup.sente.insert("cd1".into(), "tank".into());
+    setup.gote.insert("cd8".into(), "captain".into());
+    setup.gote.insert("b8".into(), "general".into());
+    referee.ok(&hand_new(&setup));
+
+    let ongoing = json!({"state":"ongoing"});
+    let attack = |square: &str| json!({"ok":true,"battle":{"square":square,"outcome":"attacker"},"status":ongoing});
+    let quiet = json!({"ok":true,"battle":null,"status":ongoing});
+    // The general fights its way b5 (tank), c5 (cavalry), c6 (lieutenant colonel), c7 (plane)
+    // and into cd8 (captain); gote's plane meanwhile flies between b6 and b4 over it.
+    let script = [
+        ("b4", "b5", attack("b5")),
+        ("b6", "b4", quiet.clone()),
+        ("b5", "c5", attack("c5")),
+        ("b4", "b6", quiet.clone()),
+        ("c5", "c6", attack("c6")),
+        ("b6", "b4", quiet.clone()),
+        ("c6", "c7", attack("c7")),
+        ("b4", "b6", quiet.clone()),
+    ];
+    for (from, to, answer) in script {
+        assert_eq!(referee.send(&mv(from, to)), answer, "{from}-{to}");
+    }
+    let won = json!({"state":"won","winner":"sente","reason":"occupation"});
+    assert_eq!(
+        referee.send(&mv("c7", "cd8")),
+        json!({"ok":true,"battle":{"square":"cd8","outcome":"attacker"},"status":won})
+    );
+
+    let board = referee.board();
+    assert_eq!(board["status"], won);
+    assert_eq!(
+        board["pieces"]["cd8"],
+        json!({"side":"sente","kind":"general"})
+    );
+    for side in ["sente", "gote"] {
+        let view = referee.view(side);
+        assert_eq!(view["status"], won, "{side}");
+        assert_eq!(view["history"].as_array().unwrap().len(), 9, "{side}");
+    }
+    assert_eq!(
+        referee.ok(&json!({"cmd":"legal_moves"})),
+        json!({"ok":true,"side":"gote","moves":[]})
+    );
+    referee.refused(r#"{"cmd":"move","from":"b6","to":"b4"}"#, "game_over");
+    referee.refused(r#"{"cmd":"resign","side":"gote"}"#, "game_over");
+    assert_eq!(referee.board(), board);
+    referee.finish();
+}
+
+#[test]
+fn quiet_plies_count_up_a_battle_resets_and_the_100th_quiet_ply_draws() {
+    let mut referee = Referee::start();
+    referee.ok(&hand_new(&hand_setup()));
+    let assert_count = |referee: &mut Referee, count: u64, context: &str| {
+        assert_eq!(
+            referee.board()["plies_without_battle"],
+            count,
+            "board {context}"
+        );
+        for side in ["sente", "gote"] {
+            assert_eq!(
+                referee.view(side)["plies_without_battle"],
+                count,
+                "{side}'s view {context}"
+            );
+        }
+    };
+    assert_count(&mut referee, 0, "at the start");
+
+    // The tanks on the b bridge meet: both removed, b4 and b5 are free.
+    assert_eq!(
+        referee.send(&mv("b4", "b5")),
+        json!({"ok":true,"battle":{"square":"b5","outcome":"both"},"status":{"state":"ongoing"}})
+    );
+    assert_count(&mut referee, 0, "after the first battle");
+
+    // The second lieutenants on a4 and a5 step onto the bridge ends and back.
+    let quiet = json!({"ok":true,"battle":null,"status":{"state":"ongoing"}});
+    let gote_first = [("a5", "b5"), ("a4", "b4"), ("b5", "a5"), ("b4", "a4")];
+    for (i, &(from, to)) in gote_first.iter().enumerate() {
+        assert_eq!(referee.send(&mv(from, to)), quiet, "{from}-{to}");
+        assert_count(&mut referee, i as u64 + 1, &format!("after {from}-{to}"));
+    }
+
+    // Any battle resets the count: the tanks on the e bridge meet.
+    assert_eq!(
+        referee.send(&mv("e5", "e4")),
+        json!({"ok":true,"battle":{"square":"e4","outcome":"both"},"status":{"state":"ongoing"}})
+    );
+    assert_count(&mut referee, 0, "after the second battle");
+
+    // Now 100 quiet plies, sente first: the 100th ends the game in a draw.
+    let sente_first = [("a4", "b4"), ("a5", "b5"), ("b4", "a4"), ("b5", "a5")];
+    for ply in 1..=99u64 {
+        let (from, to) = sente_first[(ply as usize - 1) % 4];
+        assert_eq!(referee.send(&mv(from, to)), quiet, "ply {ply}: {from}-{to}");
+        assert_count(&mut referee, ply, &format!("after quiet ply {ply}"));
+    }
+    let draw = json!({"state":"draw","reason":"no_battle_limit"});
+    assert_eq!(
+        referee.send(&mv("b5", "a5")),
+        json!({"ok":true,"battle":null,"status":draw})
+    );
+    let board = referee.board();
+    assert_eq!(board["status"], draw);
+    assert_eq!(board["plies_without_battle"], 100);
+    assert_eq!(board["to_move"], "sente");
+    for side in ["sente", "gote"] {
+        let view = referee.view(side);
+        assert_eq!(view["status"], draw, "{side}");
+        assert_eq!(view["plies_without_battle"], 100, "{side}");
+        assert_eq!(view["history"].as_array().unwrap().len(), 106, "{side}");
+    }
+    assert_eq!(
+        referee.ok(&json!({"cmd":"legal_moves"})),
+        json!({"ok":true,"side":"sente","moves":[]})
+    );
+    referee.refused(r#"{"cmd":"move","from":"a4","to":"b4"}"#, "game_over");
+    assert_eq!(referee.board(), board);
+    referee.finish();
+}
+
+#[test]
 fn headquarters_aliases_work_in_setups_and_moves() {
     let mut referee = Referee::start();
     let mut setup = hand_setup();

@@ -61,12 +61,11 @@ pub struct Violation {
 impl From<&SetupViolation> for Violation {
     fn from(v: &SetupViolation) -> Self {
         let (square, kind) = match v {
-            SetupViolation::UnknownSquare { .. } => (None, None),
+            SetupViolation::UnknownSquare { kind, .. } => (None, Kind::from_id(kind)),
             SetupViolation::UnknownKind { square, .. } => (Some(*square), None),
             SetupViolation::OutsideCamp { square, kind, .. } => (Some(*square), Some(*kind)),
-            SetupViolation::SquareTwice { square } | SetupViolation::EmptySquare { square } => {
-                (Some(*square), None)
-            }
+            SetupViolation::SquareTwice { square, second, .. } => (Some(*square), Some(*second)),
+            SetupViolation::EmptySquare { square } => (Some(*square), None),
             SetupViolation::WrongCount { kind, .. } => (None, Some(*kind)),
             SetupViolation::MineOnEntrance { square } | SetupViolation::MineInHq { square } => {
                 (Some(*square), Some(Kind::Mine))
@@ -219,6 +218,17 @@ pub fn auto_deployment(side: &str, seed: u32) -> Result<String, FacadeError> {
 pub fn mirror(side: &str, deployment: &str) -> Result<String, FacadeError> {
     let d = parse_deployment(side_of(side)?, deployment)?;
     Ok(deployment_json(&d.mirrored()))
+}
+
+/// The arrangement carried to the other side (each piece where that player sees the same place
+/// from their own end), as JSON: the arrangement last used as sente, offered when playing gote.
+///
+/// # Errors
+/// An unknown side or an invalid arrangement.
+#[wasm_bindgen(js_name = turnAround)]
+pub fn turn_around(side: &str, deployment: &str) -> Result<String, FacadeError> {
+    let d = parse_deployment(side_of(side)?, deployment)?;
+    Ok(deployment_json(&d.turned()))
 }
 
 /// Checks an arrangement. JSON: `{"ok":true}` or `{"ok":false,"violations":[{"rule":…,

@@ -31,6 +31,7 @@ impl Setup {
                 (Some(s), Some(k)) => setup.pieces.push((s, k)),
                 (None, _) => setup.unparsed.push(SetupViolation::UnknownSquare {
                     name: sq.to_owned(),
+                    kind: kind.to_owned(),
                 }),
                 (Some(s), None) => setup.unparsed.push(SetupViolation::UnknownKind {
                     square: s,
@@ -45,8 +46,8 @@ impl Setup {
 /// One broken rule of a deployment: the piece, the square and the rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SetupViolation {
-    #[error("{name:?} is not a square of the board")]
-    UnknownSquare { name: String },
+    #[error("{kind:?} on {name:?}: {name:?} is not a square of the board")]
+    UnknownSquare { name: String, kind: String },
     #[error("{name:?} on {square} is not a kind of piece")]
     UnknownKind { square: Square, name: String },
     #[error("{kind} on {square}: the square is outside {side}'s camp")]
@@ -55,8 +56,12 @@ pub enum SetupViolation {
         square: Square,
         kind: Kind,
     },
-    #[error("{square} is given more than one piece")]
-    SquareTwice { square: Square },
+    #[error("{square} is given more than one piece ({first}, then {second}): one piece per square")]
+    SquareTwice {
+        square: Square,
+        first: Kind,
+        second: Kind,
+    },
     #[error("{square} is left empty: every square of the camp holds a piece")]
     EmptySquare { square: Square },
     #[error("{kind}: {found} placed, the game has {expected}")]
@@ -187,8 +192,12 @@ impl Deployment {
                 violations.push(SetupViolation::OutsideCamp { side, square, kind });
                 continue;
             };
-            if slots[i].is_some() {
-                violations.push(SetupViolation::SquareTwice { square });
+            if let Some(first) = slots[i] {
+                violations.push(SetupViolation::SquareTwice {
+                    square,
+                    first,
+                    second: kind,
+                });
                 continue;
             }
             slots[i] = Some(kind);
@@ -276,6 +285,25 @@ impl Deployment {
             }
         }
         next
+    }
+
+    /// The same arrangement for the other side, as its player sees it from their own end of the
+    /// board (every piece on the [`Square::turned`] square). Every placement rule reads the same
+    /// from both ends, so the result is legal too.
+    #[must_use]
+    pub fn turned(&self) -> Deployment {
+        let side = self.side.opponent();
+        let mut kinds = self.kinds;
+        for (sq, kind) in self.pieces() {
+            if let Some(i) = slot(side, sq.turned()) {
+                kinds[i] = kind;
+            }
+        }
+        Deployment {
+            side,
+            rules: self.rules,
+            kinds,
+        }
     }
 
     /// A sensible automatic arrangement (おまかせ) from a seed: the same seed gives the same

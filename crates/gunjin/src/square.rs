@@ -154,6 +154,19 @@ impl Square {
         Square(index_of(5 - self.col() as i8, self.row() as i8))
     }
 
+    /// The same square seen from the other side of the board (turned half round: a1↔f8,
+    /// b4↔e5, cd1↔cd8): where the other player keeps what this player keeps here.
+    #[must_use]
+    pub const fn turned(self) -> Square {
+        if self.0 == Self::HQ_SENTE.0 {
+            return Self::HQ_GOTE;
+        }
+        if self.0 == Self::HQ_GOTE.0 {
+            return Self::HQ_SENTE;
+        }
+        Square(index_of(5 - self.col() as i8, 9 - self.row() as i8))
+    }
+
     /// The square directly behind this one from `side`'s point of view (one row toward its own
     /// back row, same column), if any. Behind `c2` and `d2` is `cd1`.
     #[must_use]

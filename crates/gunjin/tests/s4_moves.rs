@@ -9,7 +9,7 @@ mod common;
 use std::collections::HashSet;
 
 use common::{dests, fixed_game, legal_dests, mv, names, pos, sq};
-use gunjin::{IllegalMove, MoveError, Side};
+use gunjin::{Battle, IllegalMove, Kind, MoveError, Outcome, Piece, Position, Side};
 
 #[test]
 fn sente_moves_first_and_sides_alternate() {
@@ -113,6 +113,47 @@ fn no_piece_crosses_the_river_off_the_bridges_except_the_plane() {
     }
     let p = pos("s:plane@a4 g:general@f8", Side::Sente);
     assert!(dests(&p, "a4").contains(&"a5".to_owned()));
+}
+
+#[test]
+fn no_gote_piece_crosses_the_river_off_the_bridges_except_the_plane() {
+    for kind in [
+        "general",
+        "lieutenant_general",
+        "major_general",
+        "colonel",
+        "lieutenant_colonel",
+        "major",
+        "captain",
+        "lieutenant",
+        "second_lieutenant",
+        "cavalry",
+        "engineer",
+        "tank",
+        "spy",
+    ] {
+        for col in ["a", "c", "d", "f"] {
+            let from = format!("{col}5");
+            let p = pos(&format!("g:{kind}@{from} s:general@a1"), Side::Gote);
+            let d = dests(&p, &from);
+            assert!(!d.is_empty(), "gote {kind} on {from} can move");
+            assert!(
+                d.iter().all(|d| d.ends_with(['5', '6', '7', '8'])),
+                "gote {kind} on {from}: {d:?}"
+            );
+            assert_eq!(legal_dests(&p, &from), d, "gote {kind} on {from}");
+        }
+    }
+    // The plane flies over the river from any column; it lands on a4 and beyond.
+    for col in ["a", "c", "d", "f"] {
+        let from = format!("{col}5");
+        let p = pos(&format!("g:plane@{from} s:general@b1"), Side::Gote);
+        let d = legal_dests(&p, &from);
+        assert!(
+            d.contains(&format!("{col}4")),
+            "gote plane on {from}: {d:?}"
+        );
+    }
 }
 
 #[test]
@@ -310,6 +351,79 @@ fn plane_jumps_pieces_of_both_sides_and_the_river() {
     attacks.sort_unstable();
     assert_eq!(moves, ["a1", "a5", "a8", "b2"]);
     assert_eq!(attacks, ["a4", "a7"]);
+}
+
+/// Pieces `side` lost between two positions, in kind order.
+fn lost(before: &Position, after: &Position, side: Side) -> Vec<Kind> {
+    let (b, a) = (before.removed_counts(side), after.removed_counts(side));
+    Kind::ALL
+        .into_iter()
+        .flat_map(|k| std::iter::repeat_n(k, usize::from(a[k.index()] - b[k.index()])))
+        .collect()
+}
+
+#[test]
+fn plane_over_an_enemy_onto_an_enemy_battles_only_the_destination() {
+    // Flying b2 → b6 the plane passes a mine (which would take a general with it) and the
+    // general (which would beat the plane): neither battles, only the captain on b6 does.
+    let mut p = pos(
+        "s:plane@b2 s:spy@a1 g:mine@b3 g:general@b4 g:captain@b6 g:major@f8",
+        Side::Sente,
+    );
+    let start = p.clone();
+    let played = p.play(mv("b2", "b6")).unwrap();
+    assert_eq!(
+        played.battle,
+        Some(Battle {
+            square: sq("b6"),
+            outcome: Outcome::Attacker
+        })
+    );
+    assert_eq!(
+        played.defender,
+        Some(Piece {
+            side: Side::Gote,
+            kind: Kind::Captain
+        })
+    );
+    let at = |name: &str| p.piece_at(sq(name)).map(|pc| (pc.side, pc.kind));
+    assert_eq!(at("b6"), Some((Side::Sente, Kind::Plane)));
+    assert_eq!(
+        at("b3"),
+        Some((Side::Gote, Kind::Mine)),
+        "jumped mine stays"
+    );
+    assert_eq!(
+        at("b4"),
+        Some((Side::Gote, Kind::General)),
+        "jumped general stays"
+    );
+    assert_eq!(at("b2"), None);
+    assert_eq!(lost(&start, &p, Side::Gote), [Kind::Captain]);
+    assert!(lost(&start, &p, Side::Sente).is_empty());
+    assert_eq!(p.plies_without_battle(), 0);
+
+    // Losing at the destination removes the plane alone; the jumped pieces still stay.
+    let mut p = pos(
+        "s:plane@a2 s:spy@f1 g:captain@a4 g:mine@a5 g:general@a7 g:major@f8",
+        Side::Sente,
+    );
+    let start = p.clone();
+    let played = p.play(mv("a2", "a7")).unwrap();
+    assert_eq!(
+        played.battle,
+        Some(Battle {
+            square: sq("a7"),
+            outcome: Outcome::Defender
+        })
+    );
+    let at = |name: &str| p.piece_at(sq(name)).map(|pc| (pc.side, pc.kind));
+    assert_eq!(at("a7"), Some((Side::Gote, Kind::General)));
+    assert_eq!(at("a4"), Some((Side::Gote, Kind::Captain)));
+    assert_eq!(at("a5"), Some((Side::Gote, Kind::Mine)));
+    assert_eq!(at("a2"), None);
+    assert_eq!(lost(&start, &p, Side::Sente), [Kind::Plane]);
+    assert!(lost(&start, &p, Side::Gote).is_empty());
 }
 
 #[test]

@@ -143,6 +143,33 @@ fn no_battle_draw_after_100_plies_without_a_battle() {
 }
 
 #[test]
+fn the_no_battle_draw_is_checked_before_no_moves() {
+    // Gote's general on a8 is walled in by its own mines: after any sente move gote has no
+    // legal move. On the 100th ply without a battle the no-battle draw comes first (§6: 2
+    // before 3), on any earlier ply gote loses for want of a move.
+    let spec = "s:major@f1 g:general@a8 g:mine@a7 g:mine@b8";
+    let mut p = pos_at(spec, Side::Sente, NO_BATTLE_LIMIT - 2);
+    let played = p.play(mv("f1", "f2")).unwrap();
+    assert_eq!(played.battle, None);
+    assert_eq!(played.status, won(Side::Sente, WinReason::NoMoves));
+
+    let mut p = pos_at(spec, Side::Sente, NO_BATTLE_LIMIT - 1);
+    assert_eq!(p.status(), Status::Ongoing);
+    let played = p.play(mv("f1", "f2")).unwrap();
+    assert_eq!(played.battle, None);
+    assert_eq!(p.plies_without_battle(), NO_BATTLE_LIMIT);
+    assert!(!p.has_move(Side::Gote), "gote is still without a move");
+    assert_eq!(
+        played.status,
+        Status::Draw {
+            reason: DrawReason::NoBattleLimit
+        }
+    );
+    assert_eq!(p.status(), played.status);
+    assert!(p.legal_moves().is_empty());
+}
+
+#[test]
 fn any_battle_resets_the_no_battle_count() {
     for (spec, outcome) in [
         (
