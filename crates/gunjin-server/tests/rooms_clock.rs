@@ -56,7 +56,12 @@ async fn the_cpu_offer_comes_after_two_minutes_away_and_closes_the_room() {
     nothing_pending(&mut host).await;
     clock.advance(Duration::from_secs(21));
     server.state.sweep().await;
-    assert_eq!(host.recv().await["t"], "cpu_offer");
+    let offer = host.recv().await;
+    assert_eq!(
+        (offer["t"].as_str(), offer["away_s"].as_u64()),
+        (Some("cpu_offer"), Some(120)),
+        "{offer}"
+    );
     // Once only.
     server.state.sweep().await;
     nothing_pending(&mut host).await;
@@ -66,6 +71,10 @@ async fn the_cpu_offer_comes_after_two_minutes_away_and_closes_the_room() {
     host.hello(&host_token, 0).await;
     let s = host.until("sync").await;
     assert_eq!(s["room"]["cpu_offer"], true);
+    assert_eq!(
+        s["room"]["cpu_offer_after_s"], 120,
+        "the page says how long"
+    );
     assert_eq!(s["room"]["phase"], "playing");
     host.until("cpu_offer").await;
 

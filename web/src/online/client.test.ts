@@ -28,6 +28,7 @@ const ARRANGING_ROOM = {
   opponent_ready: false,
   rematch: { you: false, opponent: false },
   cpu_offer: false,
+  cpu_offer_after_s: 120,
 };
 
 /** Sente's view with a few pieces: own kinds known, the enemy's not. */
@@ -210,10 +211,19 @@ describe('RoomClient', () => {
     const { client, socket } = playing();
     socket.receive({ t: 'presence', opponent: 'away' });
     expect(client.state?.opponent).toBe('away');
-    socket.receive({ t: 'cpu_offer' });
-    expect(client.state?.cpuOffer).toBe(true);
+    socket.receive({ t: 'cpu_offer', away_s: 90 });
+    expect(client.state?.cpuOffer).toBe(90);
     socket.receive({ t: 'presence', opponent: 'connected' });
-    expect(client.state?.cpuOffer).toBe(false);
+    expect(client.state?.cpuOffer).toBe(null);
+  });
+
+  it('takes the CPU offer and its delay from a sync, and ignores an offer without a delay', () => {
+    const { client, socket } = playing();
+    socket.receive({ t: 'sync', v: 12, room: { ...ARRANGING_ROOM, phase: 'playing', opponent: 'away', view: VIEW, cpu_offer: true, cpu_offer_after_s: 45 } });
+    expect(client.state?.cpuOffer).toBe(45);
+    socket.receive({ t: 'presence', opponent: 'connected' });
+    socket.receive({ t: 'cpu_offer' });
+    expect(client.state?.cpuOffer).toBe(null);
   });
 
   it('ends with the revealed view and records rematch requests; a new arranging clears the game', () => {

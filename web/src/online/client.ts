@@ -52,7 +52,8 @@ export interface RoomState {
   readonly legal: Legal;
   readonly rematch: { readonly you: boolean; readonly opponent: boolean };
   readonly closed: CloseReason | null;
-  readonly cpuOffer: boolean;
+  /** While the CPU offer stands: how long the opponent has been away, in seconds. */
+  readonly cpuOffer: number | null;
   /** What this player was told about the latest ply (empty after a sync). */
   readonly reports: readonly Report[];
 }
@@ -133,7 +134,7 @@ function fromSync(room: RoomSync): RoomState {
     legal: room.legal ?? [],
     rematch: room.rematch,
     closed: room.closed ?? null,
-    cpuOffer: room.cpu_offer,
+    cpuOffer: room.cpu_offer ? room.cpu_offer_after_s : null,
     reports: [],
   };
 }
@@ -179,11 +180,11 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
       return { ...s, view: applyPly(s.view, e), legal: e.legal ?? [], reports };
     }
     case 'ended':
-      return { ...s, phase: 'finished', view: e.view, legal: [], cpuOffer: false };
+      return { ...s, phase: 'finished', view: e.view, legal: [], cpuOffer: null };
     case 'rematch':
       return { ...s, rematch: { ...s.rematch, [e.who]: true } };
     case 'closed':
-      return { ...s, phase: 'closed', closed: e.reason, legal: [], cpuOffer: false };
+      return { ...s, phase: 'closed', closed: e.reason, legal: [], cpuOffer: null };
   }
 }
 
@@ -406,12 +407,12 @@ export class RoomClient {
         break;
       case 'presence':
         if (this.room !== null) {
-          const cpuOffer = m.opponent === 'connected' ? false : this.room.cpuOffer;
+          const cpuOffer = m.opponent === 'connected' ? null : this.room.cpuOffer;
           this.room = { ...this.room, opponent: m.opponent, cpuOffer };
         }
         break;
       case 'cpu_offer':
-        if (this.room !== null) this.room = { ...this.room, cpuOffer: true };
+        if (this.room !== null) this.room = { ...this.room, cpuOffer: m.away_s };
         break;
       case 'pong':
       case 'unknown':

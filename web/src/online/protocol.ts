@@ -26,6 +26,8 @@ export interface RoomSync {
   readonly rematch: { readonly you: boolean; readonly opponent: boolean };
   readonly closed?: CloseReason;
   readonly cpu_offer: boolean;
+  /** How long the opponent must be away before the offer stands (the server's setting). */
+  readonly cpu_offer_after_s: number;
 }
 
 /** Versioned events (one gapless sequence per seat). */
@@ -58,7 +60,7 @@ export type RoomNotice =
   | { readonly t: 'welcome'; readonly v: number; readonly seat: Seat }
   | { readonly t: 'sync'; readonly v: number; readonly room: RoomSync }
   | { readonly t: 'presence'; readonly opponent: Presence }
-  | { readonly t: 'cpu_offer' }
+  | { readonly t: 'cpu_offer'; readonly away_s: number }
   | { readonly t: 'pong' }
   | { readonly t: 'error'; readonly code: string; readonly message?: string; readonly details?: unknown };
 
@@ -104,6 +106,7 @@ export function parseServerMessage(text: unknown): ServerMessage {
     if ((t === 'welcome' || t === 'sync') && typeof value['v'] !== 'number') return { t: 'unknown', text };
     if (t === 'sync' && !isRecord(value['room'])) return { t: 'unknown', text };
     if (t === 'error' && typeof value['code'] !== 'string') return { t: 'unknown', text };
+    if (t === 'cpu_offer' && typeof value['away_s'] !== 'number') return { t: 'unknown', text };
     return value as unknown as RoomNotice;
   }
   return { t: 'unknown', text };

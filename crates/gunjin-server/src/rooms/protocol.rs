@@ -212,6 +212,9 @@ pub struct RoomSync<G: RefereeGame> {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub closed: Option<CloseReason>,
     pub cpu_offer: bool,
+    /// How long the opponent must be away before the offer stands, in seconds (this server's
+    /// setting; the page says it in words).
+    pub cpu_offer_after_s: u64,
 }
 
 /// Server → client. The variants with `v` are the player's versioned events (gapless from 1);
@@ -260,8 +263,9 @@ pub enum ServerMsg<G: RefereeGame> {
     Sync { v: u64, room: RoomSync<G> },
     /// The opponent's connection changed.
     Presence { opponent: Presence },
-    /// The opponent has been away for the offer delay: you may `abandon` and play the CPU.
-    CpuOffer,
+    /// The opponent has been away for the offer delay (`away_s` seconds): you may `abandon` and
+    /// play the CPU.
+    CpuOffer { away_s: u64 },
     /// Reply to `ping`.
     Pong,
     /// A request was refused; nothing changed.

@@ -368,6 +368,12 @@ impl<G: RefereeGame> Room<G> {
         }
     }
 
+    fn cpu_offer(&self) -> ServerMsg<G> {
+        ServerMsg::CpuOffer {
+            away_s: self.shared.config.offer_after.as_secs(),
+        }
+    }
+
     fn offer_active(&self, seat: Seat, now: u64) -> bool {
         let other = seat.other();
         self.seated(other)
@@ -605,7 +611,7 @@ impl<G: RefereeGame> Room<G> {
         }
         if self.offer_active(seat, now) {
             self.offered[i] = true;
-            self.reply(seat, &ServerMsg::CpuOffer);
+            self.reply(seat, &self.cpu_offer());
         }
         Ok(seat)
     }
@@ -627,6 +633,7 @@ impl<G: RefereeGame> Room<G> {
             rematch: RematchState::default(),
             closed: None,
             cpu_offer: self.offer_active(seat, now),
+            cpu_offer_after_s: self.shared.config.offer_after.as_secs(),
         };
         match &self.phase {
             Phase::Arranging { held } => {
@@ -952,7 +959,7 @@ impl<G: RefereeGame> Room<G> {
                 && self.offer_active(seat, now)
             {
                 self.offered[seat.index()] = true;
-                self.reply(seat, &ServerMsg::CpuOffer);
+                self.reply(seat, &self.cpu_offer());
             }
         }
         self.commit().await;
