@@ -60,8 +60,17 @@ async function leakedKinds(page, lang) {
 describe('one device, two players', () => {
   it('plays a whole game with the keyboard alone, to a natural end with everything revealed', async () => {
     const page = await openPage(browser, server.url);
-    // The start screen puts the focus on the first mode.
-    assert.match(await focusedName(page), /Two players on this device/);
+    // The start screen puts the focus on the first mode (the CPU's beginner level); Tab reaches
+    // the others. Each mode button is named by its title, its description tells the rest.
+    assert.match(await focusedName(page), /^Play the CPU: beginner/);
+    await tabTo(page, /^Two players on this device/);
+    const named = await page.evaluate(() => {
+      const b = document.activeElement;
+      const byId = (attr) => document.getElementById(b.getAttribute(attr) ?? '')?.textContent;
+      return [byId('aria-labelledby'), byId('aria-describedby')?.length ?? 0];
+    });
+    assert.equal(named[0], 'Two players on this device');
+    assert.ok(named[1] > 20, 'a description beside the name');
     await page.keyboard.press('Enter');
     for (const side of ['Sente', 'Gote']) {
       assert.equal(await focusedName(page), `Start ${side}'s arrangement`);
@@ -228,7 +237,7 @@ describe('one device, two players', () => {
         battles++;
         assert.equal(battle.length, 1);
         assert.ok(battle[0].startsWith(`Your ${nameOf(kind)} `), battle[0]);
-        assert.ok(battle[0].endsWith(`(${to}).`), battle[0]);
+        assert.ok(battle[0].endsWith(`(${to})`), battle[0]);
         const lostAfter = await checkRemoved(side);
         if (/ lost | both removed/.test(battle[0])) assert.equal(lostAfter.length, lostBefore.length + 1);
         if (/ lost | both removed/.test(battle[0])) assert.ok(lostAfter.includes(nameOf(kind)));
@@ -291,7 +300,7 @@ describe('setup', () => {
     await page.close();
   });
 
-  it('swaps with two presses, undoes, mirrors, re-arranges and loads the previous arrangement', async () => {
+  it('swaps with two presses, undoes, mirrors, re-arranges, and loads the arrangement of the last CPU game, turned round for gote', async () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);
     const start = await ownArrangement(page);
@@ -324,7 +333,7 @@ describe('setup', () => {
     assert.match(await page.textContent('[data-notice]'), /No arrangement has been saved/);
     assert.deepEqual(await ownArrangement(page), rearranged);
 
-    // Confirm (saves it), finish the setup, play again: the previous arrangement comes back.
+    // A game on this device is not remembered: both confirm, play again, still nothing saved.
     await page.click('[data-focus-key="confirm"]');
     await page.click('.curtain button');
     await page.click('[data-focus-key="confirm"]');
@@ -332,15 +341,38 @@ describe('setup', () => {
     await page.click('[data-focus-key="play-again"]');
     await page.click('.curtain button');
     assert.equal(await phase(page), 'setup');
+    await page.click('[data-focus-key="previous"]');
+    assert.match(await page.textContent('[data-notice]'), /No arrangement has been saved/);
+
+    // An arrangement confirmed against the CPU is: it comes back in the next CPU game.
+    await page.click('[data-focus-key="choose-mode"]');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="rearrange"]');
+    const confirmed = await ownArrangement(page);
+    await page.click('[data-focus-key="confirm"]');
+    await page.waitForFunction(() => ['turn', 'waiting'].includes(window.gunjinTest.phase()));
+    await page.click('[data-focus-key="play-again"]');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'setup');
     await page.click('[data-focus-key="rearrange"]');
     await page.click('[data-focus-key="previous"]');
-    assert.deepEqual(await ownArrangement(page), rearranged);
-    // It is kept in the browser across visits.
+    assert.deepEqual(await ownArrangement(page), confirmed);
+
+    // Playing gote next, it comes turned round: each piece where gote sees the same place.
+    await page.click('[data-focus-key="choose-mode"]');
+    await page.click('.mode-button[data-mode="cpu-gote"]');
+    await page.click('[data-focus-key="previous"]');
+    const turned = await ownArrangement(page);
+    const across = { a: 'f', b: 'e', c: 'd', d: 'c', e: 'b', f: 'a' };
+    for (const [sq, kind] of Object.entries(confirmed)) {
+      const other = sq === 'cd1' ? 'cd8' : `${across[sq[0]]}${9 - Number(sq[1])}`;
+      assert.equal(turned[other], kind, `${sq} turned to ${other}`);
+    }
+    // It is kept in the browser across visits, and a game on this device may use it too.
     await page.reload();
     await page.waitForSelector('.mode-button');
     await startLocal(page);
     await page.click('[data-focus-key="previous"]');
-    assert.deepEqual(await ownArrangement(page), rearranged);
+    assert.deepEqual(await ownArrangement(page), confirmed);
     await page.close();
   });
 });
@@ -386,7 +418,11 @@ describe('panel and page', () => {
     assert.equal(await page.textContent('h1'), 'Gunjin Shogi');
     await page.selectOption('select.lang', 'ja');
     assert.equal(await page.textContent('h1'), '軍人将棋');
-    assert.match(await page.textContent('.mode-button'), /この端末で 2 人で遊ぶ/);
+    assert.deepEqual(
+      (await page.$$eval('.mode-title', (els) => els.map((e) => e.textContent))).slice(0, 6),
+      ['CPU と対戦：初級', 'CPU と対戦：中級', 'CPU と対戦：上級', '後手で始める（中級）', 'この端末で 2 人で遊ぶ', '友達と対戦（URL を送る）'],
+      'the modes in the order the start screen lists them',
+    );
     assert.equal(await page.getAttribute('html', 'lang'), 'ja');
     await page.selectOption('select.lang', 'ko');
     assert.equal(await page.textContent('h1'), '군인장기');
@@ -397,6 +433,14 @@ describe('panel and page', () => {
     await fresh.goto(server.url);
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '군인장기');
+    // A link may name the language: it wins, and is remembered.
+    await fresh.goto(`${server.url}?lang=ja`);
+    await fresh.waitForSelector('.mode-button');
+    assert.equal(await fresh.textContent('h1'), '軍人将棋');
+    assert.equal(await fresh.getAttribute('html', 'lang'), 'ja');
+    await fresh.goto(server.url);
+    await fresh.waitForSelector('.mode-button');
+    assert.equal(await fresh.textContent('h1'), '軍人将棋');
     await page.close();
   });
 

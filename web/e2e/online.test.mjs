@@ -72,8 +72,11 @@ describe('play a friend by URL', () => {
     assert.equal(await third.$$eval('.cell.has-piece', (els) => els.length), 0);
     await third.close();
 
+    assert.equal((await guest.textContent('[data-focus-key="confirm"]')).trim(), 'Confirm and wait');
     await confirmArrangement(guest);
     await guest.waitForSelector('[data-focus-key="unarrange"]');
+    // The friend has confirmed: the host's confirmation starts the game, and the button says so.
+    await host.waitForFunction(() => document.querySelector('[data-focus-key="confirm"]')?.textContent?.trim() === 'Confirm this arrangement');
     await confirmArrangement(host);
     await waitPhase(host, ['turn']);
     await waitPhase(guest, ['moved']);
@@ -287,7 +290,7 @@ describe('the CPU offer when the friend stays away', () => {
     await guest.close();
     await host.waitForSelector('[data-presence="away"]');
     await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
-    assert.match(await host.textContent('.online-offer'), /Your friend has been away/);
+    assert.match(await host.textContent('.online-offer'), /Your friend has been away for 1 s\./, 'the page says how long, as the server set it');
     assert.match(await host.textContent('.online-offer'), /keep waiting/);
     await host.click('[data-focus-key="online-cpu-offer"]');
     await host.waitForFunction(() => document.querySelector('.online-title') === null);

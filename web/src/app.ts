@@ -96,7 +96,7 @@ export class App {
     private readonly env: AppEnv,
   ) {
     this.i18n = new I18n(engine.kinds, env.storage, env.languages);
-    this.store = new ArrangementStore(env.storage);
+    this.store = new ArrangementStore(env.storage, engine);
 
     this.titleEl = h('h1', { class: 'title' });
     this.taglineEl = h('p', { class: 'tagline' });
@@ -438,9 +438,13 @@ export class App {
     for (const mode of MODES) {
       const b = h(
         'button',
-        { class: 'mode-button', attrs: { type: 'button' } },
-        h('span', { class: 'mode-title', text: t.t(mode.title) }),
-        h('span', { class: 'mode-desc', text: t.t(mode.description) }),
+        // Named by its title alone (what a player says or searches for); the rest describes it.
+        {
+          class: 'mode-button',
+          attrs: { type: 'button', 'aria-labelledby': `mode-title-${mode.id}`, 'aria-describedby': `mode-desc-${mode.id}` },
+        },
+        h('span', { class: 'mode-title', attrs: { id: `mode-title-${mode.id}` }, text: t.t(mode.title) }),
+        h('span', { class: 'mode-desc', attrs: { id: `mode-desc-${mode.id}` }, text: t.t(mode.description) }),
       );
       b.dataset['focusKey'] = `mode-${mode.id}`;
       b.dataset['mode'] = mode.id;

@@ -122,6 +122,8 @@ export interface Engine {
   battleTable(): BattleTable;
   autoArrangement(side: Side, seed: number): Arrangement;
   mirror(side: Side, arrangement: Arrangement): Arrangement;
+  /** `side`'s arrangement carried to the other side, each piece in the same place as its player sees it. */
+  turnAround(side: Side, arrangement: Arrangement): Arrangement;
   swap(side: Side, arrangement: Arrangement, a: Square, b: Square): SwapAnswer;
   validate(side: Side, arrangement: Arrangement): readonly Violation[];
   newGame(sente: Arrangement, gote: Arrangement): EngineGame;
@@ -140,6 +142,7 @@ function makeEngine(): Engine {
     battleTable: () => parse<BattleTable>(wasm.battleTable()),
     autoArrangement: (side, seed) => parse<Arrangement>(wasm.autoDeployment(side, seed >>> 0)),
     mirror: (side, arr) => parse<Arrangement>(wasm.mirror(side, JSON.stringify(arr))),
+    turnAround: (side, arr) => parse<Arrangement>(wasm.turnAround(side, JSON.stringify(arr))),
     swap: (side, arr, a, b) => parse<SwapAnswer>(wasm.swap(side, JSON.stringify(arr), a, b)),
     validate: (side, arr) =>
       parse<{ ok: boolean; violations?: Violation[] }>(wasm.validate(side, JSON.stringify(arr)))

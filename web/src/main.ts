@@ -4,7 +4,7 @@ import { App } from './app';
 import type { Board3D } from './board3d/board3d';
 import { loadBoard3D } from './board3d/load';
 import { loadEngine } from './engine';
-import { CATALOGUES, detectLang, format } from './i18n';
+import { CATALOGUES, detectLang, format, langFromParam } from './i18n';
 import { roomFromUrl } from './online/browser';
 import { friendMode } from './online/modes';
 
@@ -60,7 +60,12 @@ async function boot(): Promise<void> {
       random: randomSeed,
     });
     window.gunjinApp = app;
-    const test = new URLSearchParams(location.search).has('e2e');
+    const params = new URLSearchParams(location.search);
+    // A link may name the language (`?lang=ja`, `ko`, `en`): it wins over the browser's, and is
+    // remembered like a switch.
+    const lang = langFromParam(params.get('lang'));
+    if (lang !== null && lang !== app.i18n.lang) app.setLang(lang);
+    const test = params.has('e2e');
     if (test) window.gunjinTest = app.testHooks();
     // A room URL (`/?room=<id>`) opens that room: the invitation, or this browser's seat.
     const room = roomFromUrl(location.href);

@@ -17,7 +17,9 @@ export interface Mode {
   panel?(match: Match, kit: PanelKit): Node[] | null;
 }
 
+/** In the order the start screen lists them: the CPU first, then two players here, then a friend. */
 export const MODES: readonly Mode[] = [
+  ...CPU_MODES,
   {
     id: 'local',
     title: 'modeLocal',
@@ -25,5 +27,4 @@ export const MODES: readonly Mode[] = [
     create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random),
   },
   friendMode(null),
-  ...CPU_MODES,
 ];

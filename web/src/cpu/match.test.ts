@@ -60,7 +60,7 @@ function newMatch(human: Side, extra: Partial<CpuMatchOptions> = {}): Setup {
   const cpu = new StepCpu();
   const sleeps: number[] = [];
   const storage = new MemoryStorage();
-  const match = new CpuMatch(testEngine(), new ArrangementStore(storage), () => seed++, cpu, {
+  const match = new CpuMatch(testEngine(), new ArrangementStore(storage, testEngine()), () => seed++, cpu, {
     human,
     level: 'beginner',
     thinkMs: 0,
@@ -113,7 +113,7 @@ describe('CpuMatch', () => {
     p.setup.press(squares[5] ?? '');
     expect(p.setup.press(squares[6] ?? '').type).toMatch(/swapped|refused/);
     expect(m.confirmSetup()).toBe(true);
-    expect(s.storage.getItem('gunjin.arrangement.sente')).not.toBeNull();
+    expect(JSON.parse(s.storage.getItem('gunjin.arrangement') ?? 'null')?.side).toBe('sente');
     expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
     expect(m.view('sente')?.history).toEqual([]);
     expect(m.view('gote')).toBeNull();
@@ -202,10 +202,18 @@ describe('CpuMatch', () => {
     expect(q.setup.arrangement).not.toEqual(confirmed);
     expect(m.loadPrevious()).toBe(true);
     expect(q.setup.arrangement).toEqual(confirmed);
-    // The human plays gote next time: sente's arrangement is not gote's, so nothing loads.
+    // The human plays gote next time: the same arrangement comes turned round to gote's end
+    // (a1 is gote's f8, the HQ cd1 is cd8): the same place as its player sees it.
     const g = newMatch('gote');
-    g.storage.setItem('gunjin.arrangement.sente', JSON.stringify(confirmed));
-    expect(g.match.loadPrevious()).toBe(false);
+    g.storage.setItem('gunjin.arrangement', s.storage.getItem('gunjin.arrangement') ?? '');
+    await settle(g);
+    const gp = g.match.phase;
+    if (gp.kind !== 'setup') throw new Error('expected setup');
+    expect(g.match.loadPrevious()).toBe(true);
+    expect(gp.setup.arrangement['f8']).toBe(confirmed['a1']);
+    expect(gp.setup.arrangement['cd8']).toBe(confirmed['cd1']);
+    expect(gp.setup.arrangement['b5']).toBe(confirmed['e4']);
+    expect(Object.keys(gp.setup.arrangement)).toHaveLength(Object.keys(confirmed).length);
   });
 
   it('drops a late answer after "play again" and starts a new setup', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
-import { CATALOGUES, I18n, LANGS, detectLang, format } from './index';
+import { CATALOGUES, I18n, LANGS, detectLang, format, langFromParam } from './index';
 
 describe('catalogues', () => {
   it('have the same keys, none empty, and the same placeholders', () => {
@@ -32,12 +32,31 @@ describe('language choice', () => {
     expect(new I18n(testEngine().kinds, storage, ['en']).lang).toBe('ko');
   });
 
+  it('takes a language named by a link parameter, if the page speaks it', () => {
+    expect(langFromParam('ja')).toBe('ja');
+    expect(langFromParam(' KO ')).toBe('ko');
+    expect(langFromParam('en')).toBe('en');
+    for (const bad of [null, '', 'fr', 'ja-JP', 'jp']) expect(langFromParam(bad)).toBeNull();
+  });
+
   it('formats messages with piece names from the engine', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['en']);
     expect(i18n.t('battleLost', { kind: i18n.kind('lieutenant_colonel'), square: 'c5' })).toBe(
-      'Your lieutenant colonel lost (c5).',
+      'Your lieutenant colonel lost (c5)',
     );
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
+  });
+
+  it('says how long the friend has been away in each language', () => {
+    const i18n = new I18n(testEngine().kinds, undefined, ['ja']);
+    const offer = (seconds: number) => i18n.t('onlineCpuOffer', { time: i18n.duration(seconds) });
+    expect(offer(120)).toBe('友達の接続が 2 分間切れたままです。');
+    expect(offer(45)).toBe('友達の接続が 45 秒間切れたままです。');
+    i18n.setLang('ko');
+    expect(offer(120)).toBe('친구의 연결이 2분 동안 끊겨 있습니다.');
+    i18n.setLang('en');
+    expect(offer(180)).toBe('Your friend has been away for 3 min.');
+    expect(offer(90)).toBe('Your friend has been away for 90 s.');
   });
 });
 
@@ -130,10 +149,10 @@ describe('button names', () => {
 
   it('report a battle with the own piece by name and the enemy piece unnamed', () => {
     const ja = new I18n(testEngine().kinds, undefined, ['ja']);
-    expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）。');
+    expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）');
     expect(ja.t('battleBoth', { kind: ja.kind('captain'), square: 'b5' })).toMatch(/^あなたの大尉と相手の駒は/);
     const ko = new I18n(testEngine().kinds, undefined, ['ko']);
-    expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5).');
+    expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5)');
     expect(ko.t('battleBoth', { kind: ko.kind('captain'), square: 'b5' })).toMatch(/상대 말/);
   });
 });

@@ -32,6 +32,12 @@ export function detectLang(preferred: readonly string[]): Lang {
   return 'en';
 }
 
+/** The language a `?lang=` parameter names, if the page speaks it. */
+export function langFromParam(value: string | null): Lang | null {
+  const v = value?.trim().toLowerCase();
+  return v === 'ja' || v === 'ko' || v === 'en' ? v : null;
+}
+
 /** Fills `{name}` placeholders. */
 export function format(template: string, params: Readonly<Record<string, string | number>> = {}): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
@@ -87,5 +93,11 @@ export class I18n {
 
   side(side: 'sente' | 'gote'): string {
     return this.t(side);
+  }
+
+  /** A span of time in words: whole minutes as minutes, anything else as seconds. */
+  duration(seconds: number): string {
+    const s = Math.max(0, Math.round(seconds));
+    return s >= 60 && s % 60 === 0 ? this.t('durationMinutes', { n: s / 60 }) : this.t('durationSeconds', { n: s });
   }
 }

@@ -48,7 +48,7 @@ function harness(storage = new MemoryStorage()): Harness {
 
 function newMatch(h: Harness, room: string | null): OnlineMatch {
   let seed = 7;
-  return new OnlineMatch(testEngine(), new ArrangementStore(h.storage), () => seed++, h.env, room);
+  return new OnlineMatch(testEngine(), new ArrangementStore(h.storage, testEngine()), () => seed++, h.env, room);
 }
 
 const flush = (): Promise<void> => new Promise((ok) => setTimeout(ok, 0));
@@ -63,6 +63,7 @@ const ROOM_SYNC = {
   opponent_ready: false,
   rematch: { you: false, opponent: false },
   cpu_offer: false,
+  cpu_offer_after_s: 120,
 };
 
 describe('OnlineMatch', () => {
@@ -278,8 +279,8 @@ describe('OnlineMatch', () => {
     const s = h.sockets[0]!;
     s.open();
     s.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, opponent: 'away' } });
-    s.receive({ t: 'cpu_offer' });
-    expect(m.state?.cpuOffer).toBe(true);
+    s.receive({ t: 'cpu_offer', away_s: 120 });
+    expect(m.state?.cpuOffer).toBe(120);
     expect(m.abandon()).toBe(true);
     expect(s.sent.at(-1)).toEqual({ t: 'abandon' });
     s.receive({ t: 'closed', v: 2, reason: 'abandoned' });

@@ -102,12 +102,12 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   if (s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging' && match.room !== null) {
     out.push(inviteEl(env.roomUrl(match.room), kit, match.phase.kind !== 'setup'));
   }
-  if (s.cpuOffer && (s.phase === 'arranging' || s.phase === 'playing')) {
+  if (s.cpuOffer !== null && (s.phase === 'arranging' || s.phase === 'playing')) {
     out.push(
       h(
         'div',
         { class: 'online-offer', attrs: { role: 'alert' } },
-        h('p', { text: t.t('onlineCpuOffer') }),
+        h('p', { text: t.t('onlineCpuOffer', { time: t.duration(s.cpuOffer) }) }),
         cpu === undefined
           ? null
           : button(t.t('onlineCpuOfferTake'), () => {
@@ -133,7 +133,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           kit.notice(),
           refused,
           kit.setupTools(match, p.setup),
-          button(t.t('onlineConfirm'), () => {
+          // Once the friend has confirmed, confirming starts the game: no waiting to announce.
+          button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
             if (!match.confirmSetup()) kit.note(t.t(connected ? 'onlineRefused' : 'onlineNotConnected', { code: '' }), 'warn');
             kit.update();
           }, { key: 'confirm', class: 'btn primary wide', disabled: !connected }),

@@ -6,12 +6,19 @@ import { ArrangementStore } from './setup';
 
 function newMatch(storage = new MemoryStorage()): LocalMatch {
   let seed = 10;
-  return new LocalMatch(testEngine(), new ArrangementStore(storage), () => seed++);
+  return new LocalMatch(testEngine(), new ArrangementStore(storage, testEngine()), () => seed++);
 }
 
 /** Both sides confirm their automatic arrangements. */
 function throughSetup(m: LocalMatch): void {
   m.reveal();
+  expect(m.confirmSetup()).toBe(true);
+  m.reveal();
+  expect(m.confirmSetup()).toBe(true);
+}
+
+/** The side setting up confirms, then the other side reveals and confirms. */
+function throughSetupFrom(m: LocalMatch): void {
   expect(m.confirmSetup()).toBe(true);
   m.reveal();
   expect(m.confirmSetup()).toBe(true);
@@ -31,8 +38,22 @@ describe('LocalMatch', () => {
     m.reveal();
     m.confirmSetup();
     expect(m.phase).toEqual({ kind: 'turn-curtain', side: 'sente' });
-    expect(storage.getItem('gunjin.arrangement.sente')).not.toBeNull();
-    expect(storage.getItem('gunjin.arrangement.gote')).not.toBeNull();
+  });
+
+  it('offers the arrangement of the last CPU or online game, and keeps its own games to itself', () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    const fromCpuGame = engine.autoArrangement('sente', 77);
+    new ArrangementStore(storage, engine).save('sente', fromCpuGame);
+    const m = newMatch(storage);
+    m.reveal();
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('expected setup');
+    expect(m.loadPrevious()).toBe(true);
+    expect(p.setup.arrangement).toEqual(fromCpuGame);
+    const before = storage.getItem('gunjin.arrangement');
+    throughSetupFrom(m);
+    expect(storage.getItem('gunjin.arrangement')).toBe(before);
   });
 
   it('shows no kind at all while a curtain is down', () => {

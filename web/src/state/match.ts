@@ -150,7 +150,7 @@ export class LocalMatch implements Match {
     }
   }
 
-  /** The saved arrangement of the side setting up, loaded if valid. */
+  /** The arrangement last confirmed in a CPU or online game, for the side setting up. */
   loadPrevious(): boolean {
     const p = this.current;
     if (p.kind !== 'setup') return false;
@@ -158,18 +158,16 @@ export class LocalMatch implements Match {
     return saved !== null && p.setup.load(saved);
   }
 
-  hasPrevious(side: Side): boolean {
-    return this.store.load(side) !== null;
-  }
-
-  /** Confirms the arrangement of the side setting up (and remembers it in the browser). */
+  /**
+   * Confirms the arrangement of the side setting up. Not remembered: two people share this
+   * device, and "previous arrangement" means the player's own, from CPU and online games.
+   */
   confirmSetup(): boolean {
     const p = this.current;
     if (p.kind !== 'setup') return false;
     const arrangement = p.setup.arrangement;
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     this.arrangements[p.side] = arrangement;
-    this.store.save(p.side, arrangement);
     const { sente, gote } = this.arrangements;
     if (sente !== undefined && gote !== undefined) {
       this.game?.dispose();

@@ -87,16 +87,38 @@ describe('SetupState', () => {
 });
 
 describe('ArrangementStore', () => {
-  it('keeps one arrangement per side and survives bad data', () => {
+  it('keeps the last arrangement, turns it round for the other side, and survives bad data', () => {
+    const engine = testEngine();
     const storage = new MemoryStorage();
-    const store = new ArrangementStore(storage);
+    const store = new ArrangementStore(storage, engine);
     expect(store.load('sente')).toBeNull();
-    store.save('sente', { a1: 'general' });
-    expect(store.load('sente')).toEqual({ a1: 'general' });
-    expect(store.load('gote')).toBeNull();
-    storage.setItem('gunjin.arrangement.gote', '{not json');
-    expect(store.load('gote')).toBeNull();
-    storage.setItem('gunjin.arrangement.gote', '{"a5": 3}');
-    expect(store.load('gote')).toBeNull();
+    const sente = engine.autoArrangement('sente', 5);
+    store.save('sente', sente);
+    expect(store.load('sente')).toEqual(sente);
+    const gote = store.load('gote');
+    expect(gote).toEqual(engine.turnAround('sente', sente));
+    expect(gote?.['f8']).toBe(sente['a1']);
+    expect(engine.validate('gote', gote ?? {})).toEqual([]);
+    // The latest confirmation wins, whichever side it was made for.
+    const other = engine.autoArrangement('gote', 6);
+    store.save('gote', other);
+    expect(store.load('gote')).toEqual(other);
+    expect(store.load('sente')).toEqual(engine.turnAround('gote', other));
+
+    for (const bad of ['{not json', '{"side":"gote","pieces":{"a5":3}}', '{"side":"red","pieces":{}}', '{"side":"sente","pieces":{"a1":"general"}}']) {
+      storage.setItem('gunjin.arrangement', bad);
+      expect(store.load('sente'), bad).toBeNull();
+      expect(store.load('gote'), bad).toBeNull();
+    }
+  });
+
+  it('reads what earlier versions kept per side', () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    const old = engine.autoArrangement('gote', 9);
+    storage.setItem('gunjin.arrangement.gote', JSON.stringify(old));
+    const store = new ArrangementStore(storage, engine);
+    expect(store.load('gote')).toEqual(old);
+    expect(store.load('sente')).toBeNull();
   });
 });

@@ -86,25 +86,26 @@ export class SetupState {
   }
 }
 
-/** Where confirmed arrangements are kept in the browser (one per side). */
+/**
+ * Where the last arrangement confirmed in a CPU or online game is kept in the browser ("前回の
+ * 並べ方"). One arrangement, whatever the side: asked for by the other side, it comes turned
+ * round, every piece where its player sees the same place from their own end.
+ */
 export class ArrangementStore {
+  private static readonly KEY = 'gunjin.arrangement';
+
   constructor(
     private readonly storage: { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined,
+    private readonly engine: Pick<Engine, 'turnAround' | 'validate'>,
   ) {}
 
-  private key(side: Side): string {
-    return `gunjin.arrangement.${side}`;
-  }
-
+  /** The last confirmed arrangement, for `side`; null if none (or it no longer reads as one). */
   load(side: Side): Arrangement | null {
+    const saved = this.read(ArrangementStore.KEY) ?? this.legacy(side);
+    if (saved === null) return null;
     try {
-      const text = this.storage?.getItem(this.key(side));
-      if (text === null || text === undefined) return null;
-      const value: unknown = JSON.parse(text);
-      if (typeof value !== 'object' || value === null) return null;
-      const entries = Object.entries(value as Record<string, unknown>);
-      if (!entries.every(([, v]) => typeof v === 'string')) return null;
-      return Object.fromEntries(entries) as Record<string, string>;
+      const pieces = saved.side === side ? saved.pieces : this.engine.turnAround(saved.side, saved.pieces);
+      return this.engine.validate(side, pieces).length === 0 ? pieces : null;
     } catch {
       return null;
     }
@@ -112,9 +113,42 @@ export class ArrangementStore {
 
   save(side: Side, arrangement: Arrangement): void {
     try {
-      this.storage?.setItem(this.key(side), JSON.stringify(arrangement));
+      this.storage?.setItem(ArrangementStore.KEY, JSON.stringify({ side, pieces: arrangement }));
     } catch {
       // A full or blocked storage only loses the convenience.
     }
   }
+
+  private read(key: string): { side: Side; pieces: Arrangement } | null {
+    const value = this.json(key);
+    if (!isRecord(value) || (value['side'] !== 'sente' && value['side'] !== 'gote')) return null;
+    const pieces = asArrangement(value['pieces']);
+    return pieces === null ? null : { side: value['side'], pieces };
+  }
+
+  /** What earlier versions kept, one arrangement per side. */
+  private legacy(side: Side): { side: Side; pieces: Arrangement } | null {
+    const pieces = asArrangement(this.json(`gunjin.arrangement.${side}`));
+    return pieces === null ? null : { side, pieces };
+  }
+
+  private json(key: string): unknown {
+    try {
+      const text = this.storage?.getItem(key);
+      return text === null || text === undefined ? null : (JSON.parse(text) as unknown);
+    } catch {
+      return null;
+    }
+  }
+}
+
+function isRecord(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+function asArrangement(x: unknown): Arrangement | null {
+  if (!isRecord(x)) return null;
+  const entries = Object.entries(x);
+  if (!entries.every(([, v]) => typeof v === 'string')) return null;
+  return Object.fromEntries(entries) as Record<string, string>;
 }
