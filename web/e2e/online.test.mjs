@@ -102,6 +102,9 @@ describe('play a friend by URL', () => {
       if (!refreshed && plies === 12) {
         // A refresh mid-game comes back to the same seat with the same game.
         refreshed = true;
+        // The record first holds every ply so far (the page may show 'moved' before the server's
+        // answer lists the ply), so the count compared after the refresh is settled.
+        await guest.waitForFunction((n) => document.querySelectorAll('.log li').length === n, plies);
         const before = await guest.$$eval('.log li', (els) => els.length);
         const ownBefore = await ownPieces(guest);
         await guest.reload();
