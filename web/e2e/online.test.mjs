@@ -226,6 +226,25 @@ describe('play a friend by URL', () => {
     await host.close();
   });
 
+  it('leaving with “choose the mode again” clears the address; the room URL gives the seat back', async () => {
+    const { host, guest, url } = await roomWithFriend();
+    await guest.click('[data-focus-key="choose-mode"]');
+    await guest.waitForSelector('.mode-button');
+    assert.equal(new URL(guest.url()).searchParams.has('room'), false, 'the room left the address bar');
+    await host.waitForSelector('[data-presence="away"]');
+    // The room stays: the same browser opening its URL again is the same guest.
+    const again = new URL(url);
+    again.searchParams.set('e2e', '');
+    await guest.goto(again.toString());
+    await guest.waitForFunction(() => window.gunjinTest !== undefined);
+    await waitPhase(guest, ['setup']);
+    assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'gote');
+    assert.equal(await guest.$('[data-focus-key="online-join"]'), null, 'no second invitation: the seat is known');
+    await host.waitForSelector('[data-presence="connected"]');
+    await host.close();
+    await guest.close();
+  });
+
   it('the creator may play the CPU instead of waiting; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
     await createRoom(host);
