@@ -321,4 +321,33 @@ describe('the CPU offer when the friend stays away', () => {
     assert.equal(await host.$('.online-offer'), null);
     await host.close();
   });
+
+  it('the friend leaves mid-game; the offer comes with the game waiting, and goes when the friend returns', async () => {
+    const { host, guest, url } = await roomWithFriend(quick.url);
+    await confirmArrangement(guest);
+    await confirmArrangement(host);
+    await waitPhase(host, ['turn']);
+    await playRandomMove(host, seeded(7));
+    await waitPhase(guest, ['turn']);
+    // Closing the page ends its browser context too: keep its seat (the token) to come back with.
+    const token = await guest.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('gunjin.room.')));
+    await guest.close();
+    await host.waitForSelector('[data-presence="away"]');
+    await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
+    assert.match(await host.textContent('.online-offer'), /Your friend has been away for 1 s\./);
+    assert.equal(await phase(host), 'moved', 'the game waits for the friend');
+    // The friend comes back (same browser storage): the offer goes, the game goes on.
+    assert.ok(token, 'the guest kept its seat token');
+    const back = await openOnlinePage(browser, url);
+    await back.evaluate(([k, v]) => localStorage.setItem(k, v), token);
+    await back.reload();
+    await back.waitForFunction(() => window.gunjinTest !== undefined);
+    await waitPhase(back, ['turn']);
+    await host.waitForSelector('[data-presence="connected"]');
+    await host.waitForFunction(() => document.querySelector('.online-offer') === null);
+    await playRandomMove(back, seeded(8));
+    await waitPhase(host, ['turn']);
+    await back.close();
+    await host.close();
+  });
 });
