@@ -4,7 +4,7 @@ import { App } from './app';
 import type { Board3D } from './board3d/board3d';
 import { loadBoard3D } from './board3d/load';
 import { loadEngine } from './engine';
-import { CATALOGUES, detectLang, format, langFromParam } from './i18n';
+import { CATALOGUES, asLang, detectLang, format } from './i18n';
 import { roomFromUrl } from './online/browser';
 import { friendMode } from './online/modes';
 
@@ -63,7 +63,7 @@ async function boot(): Promise<void> {
     const params = new URLSearchParams(location.search);
     // A link may name the language (`?lang=ja`, `ko`, `en`): it wins over the browser's, and is
     // remembered like a switch.
-    const lang = langFromParam(params.get('lang'));
+    const lang = asLang(params.get('lang'));
     if (lang !== null && lang !== app.i18n.lang) app.setLang(lang);
     const test = params.has('e2e');
     if (test) window.gunjinTest = app.testHooks();
@@ -75,7 +75,7 @@ async function boot(): Promise<void> {
     document.body.dataset['board3d'] = (await mount3D(app, test)) ? 'on' : 'off';
   } catch (e) {
     const saved = storage()?.getItem('gunjin.lang');
-    const lang = saved === 'ja' || saved === 'ko' || saved === 'en' ? saved : detectLang(navigator.languages);
+    const lang = asLang(saved) ?? detectLang(navigator.languages);
     host.textContent = format(CATALOGUES[lang].loadFailed, { error: String(e) });
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
-import { CATALOGUES, I18n, LANGS, detectLang, format, langFromParam } from './index';
+import { CATALOGUES, I18n, LANGS, detectLang, format, asLang } from './index';
 
 describe('catalogues', () => {
   it('have the same keys, none empty, and the same placeholders', () => {
@@ -33,10 +33,10 @@ describe('language choice', () => {
   });
 
   it('takes a language named by a link parameter, if the page speaks it', () => {
-    expect(langFromParam('ja')).toBe('ja');
-    expect(langFromParam(' KO ')).toBe('ko');
-    expect(langFromParam('en')).toBe('en');
-    for (const bad of [null, '', 'fr', 'ja-JP', 'jp']) expect(langFromParam(bad)).toBeNull();
+    expect(asLang('ja')).toBe('ja');
+    expect(asLang(' KO ')).toBe('ko');
+    expect(asLang('en')).toBe('en');
+    for (const bad of [null, '', 'fr', 'ja-JP', 'jp']) expect(asLang(bad)).toBeNull();
   });
 
   it('formats messages with piece names from the engine', () => {

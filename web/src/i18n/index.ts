@@ -27,13 +27,14 @@ const STORAGE_KEY = 'gunjin.lang';
 export function detectLang(preferred: readonly string[]): Lang {
   for (const tag of preferred) {
     const base = tag.toLowerCase().split('-')[0];
-    if (base === 'ja' || base === 'ko' || base === 'en') return base;
+    const lang = asLang(base);
+    if (lang !== null) return lang;
   }
   return 'en';
 }
 
-/** The language a `?lang=` parameter names, if the page speaks it. */
-export function langFromParam(value: string | null): Lang | null {
+/** The language an id names (a `?lang=` parameter, a stored choice), if the page speaks it. */
+export function asLang(value: string | null | undefined): Lang | null {
   const v = value?.trim().toLowerCase();
   return v === 'ja' || v === 'ko' || v === 'en' ? v : null;
 }
@@ -63,7 +64,7 @@ export class I18n {
   ) {
     for (const k of kinds) this.kindNames.set(k.id, k);
     const saved = storage?.getItem(STORAGE_KEY);
-    this.current = saved === 'ja' || saved === 'ko' || saved === 'en' ? saved : detectLang(preferred);
+    this.current = asLang(saved) ?? detectLang(preferred);
   }
 
   get lang(): Lang {
