@@ -167,8 +167,7 @@ describe('playing the CPU', () => {
     assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);
     assert.match(await page.textContent('.log-box summary'), /\(1\)/);
     await assertNoEnemyKind(page, 'sente');
-    // Resign while it is the human's turn: two presses, then everything is revealed.
-    await page.click('[data-focus-key="resign"]');
+    // Resign while it is the human's turn: one press ends the game and reveals everything.
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     assert.equal((await page.textContent('.result-text')).trim(), 'Sente wins: Gote resigned.');

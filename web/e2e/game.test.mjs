@@ -173,13 +173,11 @@ describe('one device, two players', () => {
     }
   });
 
-  it('resigns with a second press, reveals everything, then plays again or goes back to the modes', async () => {
+  it('resigns with one press, reveals everything, then plays again or goes back to the modes', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
-    await page.click('[data-focus-key="resign"]');
-    assert.equal(await phase(page), 'turn', 'one press only arms the button');
-    assert.equal((await page.textContent('[data-focus-key="resign"]')).trim(), 'Press again to resign as Sente');
+    assert.equal((await page.textContent('[data-focus-key="resign"]')).trim(), 'Resign');
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     assert.equal((await page.textContent('.result-text')).trim(), 'Gote wins: Sente resigned.');

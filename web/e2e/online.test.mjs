@@ -172,8 +172,7 @@ describe('play a friend by URL', () => {
     assert.equal(await host.$('[data-focus-key="play-again"]'), null);
     assert.equal(await host.$('[data-focus-key="rematch"]'), null);
 
-    // The guest resigns on the host's turn (resigning works at any time): two presses.
-    await guest.click('[data-focus-key="resign"]');
+    // The guest resigns on the host's turn (resigning works at any time).
     await guest.click('[data-focus-key="resign"]');
     await waitPhase(host, ['over']);
     await waitPhase(guest, ['over']);

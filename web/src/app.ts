@@ -47,8 +47,8 @@ export interface PanelKit {
   /** Both sides' removed pieces after the end. */
   revealedRemoved(view: View): Node[];
   log(match: Match): Node;
-  /** The two-press resign button. */
-  resign(match: Match, side: Side): Node;
+  /** The resign button. */
+  resign(match: Match): Node;
   statusText(status: Status): string;
   reportText(r: Report): string;
   /** The start screen's modes, and starting one. */
@@ -85,7 +85,6 @@ export class App {
   private readonly live: HTMLElement;
   private dialog: HTMLDialogElement | null = null;
   private notice: { text: string; tone: 'info' | 'warn' } | null = null;
-  private resignArmed = false;
   private lastPhaseKey = '';
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
@@ -230,7 +229,6 @@ export class App {
       this.setupEvent(p.setup.press(square));
     } else if (p.kind === 'turn') {
       const ev = match.press(square);
-      this.resignArmed = false;
       if (ev.type === 'selected') {
         const { moves, attacks } = ev.destinations;
         if (moves.length + attacks.length === 0) this.say(this.i18n.t('noMoves'));
@@ -301,7 +299,6 @@ export class App {
     const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
     this.lastPhaseKey = phaseKey;
     if (phaseChanged) {
-      this.resignArmed = false;
       if (match?.phase.kind !== 'setup') this.notice = null;
     }
 
@@ -477,7 +474,7 @@ export class App {
         ];
       },
       log: (match) => this.logEl(match),
-      resign: (match, side) => this.resignButton(match, side),
+      resign: (match) => this.resignButton(match),
       statusText: (status) => this.statusText(status),
       reportText: (r) => this.reportText(r),
       modes: MODES,
@@ -512,18 +509,12 @@ export class App {
     );
   }
 
-  private resignButton(match: Match, side: Side): Node {
-    const t = this.i18n;
-    return button(this.resignArmed ? t.t('resignConfirm', { side: t.side(side) }) : t.t('resign'), () => {
-      if (!this.resignArmed) {
-        this.resignArmed = true;
-        this.update();
-        return;
-      }
+  private resignButton(match: Match): Node {
+    return button(this.i18n.t('resign'), () => {
       const status = match.resign();
       if (status !== null) this.say(this.statusText(status));
       this.update();
-    }, { key: 'resign', class: this.resignArmed ? 'btn danger wide' : 'btn wide' });
+    }, { key: 'resign', class: 'btn danger wide' });
   }
 
   private matchPanel(match: Match): Node[] {
@@ -575,7 +566,7 @@ export class App {
           }, { key: 'hand-over', class: 'btn primary wide' }));
         }
         if (view !== null) out.push(this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle));
-        out.push(this.resignButton(match, p.side));
+        out.push(this.resignButton(match));
         break;
       }
       case 'over': {

@@ -71,7 +71,6 @@ export const en = {
   listSeparator: ', ',
   removedCount: '{count}',
   resign: 'Resign',
-  resignConfirm: 'Press again to resign as {side}',
   playAgain: 'Play again',
   chooseModeAgain: 'Choose the mode again',
   log: 'Game record',

@@ -73,7 +73,6 @@ export const ja: Catalogue = {
   listSeparator: '、',
   removedCount: '{count} 枚',
   resign: '投了',
-  resignConfirm: 'もう一度押すと{side}が投了します',
   playAgain: 'もう一度',
   chooseModeAgain: '遊び方を選び直す',
   log: '棋譜',

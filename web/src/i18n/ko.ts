@@ -73,7 +73,6 @@ export const ko: Catalogue = {
   listSeparator: ', ',
   removedCount: '{count}개',
   resign: '기권',
-  resignConfirm: '한 번 더 누르면 {side}이 기권합니다',
   playAgain: '다시 하기',
   chooseModeAgain: '플레이 방식 다시 선택하기',
   log: '기보',

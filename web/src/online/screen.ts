@@ -169,7 +169,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
         kit.reports(match.reports),
       );
       if (s.view !== null) out.push(kit.removed(s.view));
-      out.push(kit.resign(match, s.side));
+      out.push(kit.resign(match));
       break;
     }
     case 'finished': {
