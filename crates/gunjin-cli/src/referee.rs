@@ -7,10 +7,11 @@
 //! Decisions where the spec leaves room:
 //! - Blank lines (only whitespace) are not requests: they are skipped without an answer.
 //! - A `new` while a game exists replaces that game (only when the new setup is valid).
-//! - `ruleset` may be left out or `null` (the standard rules); an unknown ruleset id, a square name
-//!   that names no square in `move`, and a `side` that is neither `sente` nor `gote` are
-//!   `bad_request`. Square and kind names inside a setup are the setup's business:
-//!   `invalid_setup`, listed with every other violation.
+//! - `ruleset` may be left out or `null` (the standard rules); an unknown ruleset id and a `side`
+//!   that is neither `sente` nor `gote` are `bad_request`. A `move` whose `from` or `to` names no
+//!   square of the board (`"z9"`) is an `illegal_move` (once a game is on: before any `new` it is
+//!   `no_game`, after the end `game_over`). Square and kind names inside a setup are the setup's
+//!   business: `invalid_setup`, listed with every other violation.
 //! - Squares are answered by their canonical names (`cd1`, `cd8`); requests may also use `c1`/`d1`
 //!   and `c8`/`d8`.
 //! - The shape of a request is checked before the game: `{"cmd":"move"}` is `bad_request` even

@@ -362,7 +362,7 @@ fn every_error_code_is_answered_and_changes_nothing() {
         (r#"{"cmd":"move"}"#, "bad_request"),
         (r#"{"cmd":"move","from":"b3"}"#, "bad_request"),
         (r#"{"cmd":"move","from":"b3","to":null}"#, "bad_request"),
-        (r#"{"cmd":"move","from":"b3","to":"x0"}"#, "bad_request"),
+        (r#"{"cmd":"move","from":"b3","to":"x0"}"#, "illegal_move"),
         (r#"{"cmd":"view"}"#, "bad_request"),
         (r#"{"cmd":"view","side":"both"}"#, "bad_request"),
         (r#"{"cmd":"resign","side":"everyone"}"#, "bad_request"),

@@ -8,7 +8,8 @@ pub enum RefereeError {
     /// The line is not JSON.
     #[error("not JSON: {0}")]
     BadJson(String),
-    /// JSON of the wrong shape: a missing or mistyped field, or a value that names nothing.
+    /// JSON of the wrong shape: a missing or mistyped field, or a side or ruleset that names
+    /// nothing.
     #[error("{0}")]
     BadRequest(String),
     /// A `cmd` the referee does not know.
@@ -20,6 +21,9 @@ pub enum RefereeError {
     /// A move the side to move cannot make.
     #[error("{0}")]
     IllegalMove(MoveError),
+    /// A move naming a square the board does not have: illegal too.
+    #[error("{0}")]
+    NoSuchSquare(String),
     /// A move or a resignation after the end of the game.
     #[error("the game is over")]
     GameOver,
@@ -37,7 +41,7 @@ impl RefereeError {
             RefereeError::BadRequest(_) => "bad_request",
             RefereeError::UnknownCmd(_) => "unknown_cmd",
             RefereeError::InvalidSetup(_) => "invalid_setup",
-            RefereeError::IllegalMove(_) => "illegal_move",
+            RefereeError::IllegalMove(_) | RefereeError::NoSuchSquare(_) => "illegal_move",
             RefereeError::GameOver => "game_over",
             RefereeError::NoGame => "no_game",
         }

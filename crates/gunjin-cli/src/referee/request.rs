@@ -18,8 +18,9 @@ pub enum Request {
     },
     /// Every legal move of the side to move.
     LegalMoves,
-    /// Play a move of the side to move.
-    Move(Move),
+    /// Play a move of the side to move. A name that is no square of the board makes it an
+    /// illegal move (`Err` holds the message), refused only once a game is on.
+    Move(Result<Move, String>),
     /// The whole board (the referee's view: every kind).
     Board,
     /// One side's view.
@@ -89,10 +90,9 @@ impl Request {
             "legal_moves" => Ok(Request::LegalMoves),
             "move" => {
                 let f: MoveFields = fields_of(fields)?;
-                Ok(Request::Move(Move {
-                    from: square(&f.from)?,
-                    to: square(&f.to)?,
-                }))
+                Ok(Request::Move(square(&f.from).and_then(|from| {
+                    square(&f.to).map(|to| Move { from, to })
+                })))
             }
             "board" => Ok(Request::Board),
             "view" => Ok(Request::View(side(fields_of(fields)?)?)),
@@ -110,8 +110,8 @@ fn fields_of<T: DeserializeOwned>(fields: Map<String, Value>) -> Result<T, Refer
     serde_json::from_value(Value::Object(fields)).map_err(|e| bad(&e.to_string()))
 }
 
-fn square(name: &str) -> Result<Square, RefereeError> {
-    Square::parse(name).ok_or_else(|| bad(&format!("{name:?} is not a square of the board")))
+fn square(name: &str) -> Result<Square, String> {
+    Square::parse(name).ok_or_else(|| format!("{name:?} is not a square of the board"))
 }
 
 fn side(f: SideFields) -> Result<Side, RefereeError> {
@@ -155,7 +155,7 @@ mod tests {
             let line = format!(r#"{{"cmd":"move","from":"{alias}","to":"b1"}}"#);
             assert_eq!(
                 Request::parse(&line),
-                Ok(Request::Move(Move { from: hq, to: b1 }))
+                Ok(Request::Move(Ok(Move { from: hq, to: b1 })))
             );
         }
     }
@@ -190,7 +190,6 @@ mod tests {
             r#"{"cmd":null}"#,
             r#"{"cmd":"move","from":"b3"}"#,
             r#"{"cmd":"move","from":"b3","to":4}"#,
-            r#"{"cmd":"move","from":"z9","to":"b4"}"#,
             r#"{"cmd":"view"}"#,
             r#"{"cmd":"view","side":"red"}"#,
             r#"{"cmd":"resign","side":"Sente"}"#,

@@ -122,7 +122,10 @@ impl Referee {
             }
             Request::Move(mv) => {
                 let game = self.current_mut()?;
-                let ply = game.play(mv)?;
+                if !game.status().is_ongoing() {
+                    return Err(RefereeError::GameOver);
+                }
+                let ply = game.play(mv.map_err(RefereeError::NoSuchSquare)?)?;
                 success(Moved {
                     battle: ply.battle,
                     status: game.status(),
@@ -247,6 +250,28 @@ mod tests {
             assert_eq!(answer(&mut referee, line)["ok"], false, "{line}");
             assert_eq!(referee.game().cloned(), before, "{line}");
         }
+    }
+
+    #[test]
+    fn a_move_naming_no_square_is_illegal_once_a_game_is_on() {
+        let mut referee = Referee::default();
+        let line = r#"{"cmd":"move","from":"z9","to":"b4"}"#;
+        assert_eq!(answer(&mut referee, line)["error"]["code"], "no_game");
+        answer(&mut referee, &new_line(4));
+        let before = referee.game().cloned();
+        for line in [line, r#"{"cmd":"move","from":"b4","to":"b9"}"#] {
+            let a = answer(&mut referee, line);
+            assert_eq!(a["error"]["code"], "illegal_move", "{line}");
+            let message = a["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains("is not a square of the board"),
+                "{message}"
+            );
+            assert_eq!(referee.game().cloned(), before, "{line}");
+        }
+        let resign = r#"{"cmd":"resign","side":"gote"}"#;
+        assert_eq!(answer(&mut referee, resign)["ok"], true);
+        assert_eq!(answer(&mut referee, line)["error"]["code"], "game_over");
     }
 
     #[test]
