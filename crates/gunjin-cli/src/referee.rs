@@ -5,7 +5,8 @@
 //! can wait for it line by line.
 //!
 //! Decisions where the spec leaves room:
-//! - Blank lines (only whitespace) are not requests: they are skipped without an answer.
+//! - Every line gets exactly one answer, a blank one (only whitespace) too: it is not JSON, so
+//!   `bad_json`. A driving program can always wait for one answer per line it sent.
 //! - A `new` while a game exists replaces that game (only when the new setup is valid).
 //! - `ruleset` may be left out or `null` (the standard rules); an unknown ruleset id and a `side`
 //!   that is neither `sente` nor `gote` are `bad_request`. A `move` whose `from` or `to` names no
@@ -45,7 +46,6 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
             )))
         } else {
             match std::str::from_utf8(&line) {
-                Ok(text) if text.trim().is_empty() => continue,
                 Ok(text) => referee.handle(text),
                 Err(e) => Referee::error_line(&RefereeError::BadJson(format!(
                     "the line is not UTF-8: {e}"
@@ -105,11 +105,13 @@ mod tests {
     }
 
     #[test]
-    fn blank_lines_get_no_answer_and_other_lines_one_each() {
+    fn every_line_gets_one_answer_and_a_blank_one_is_bad_json() {
         let answers = run_text(b"\n   \r\n{\"cmd\":\"board\"}\r\n\n{\"cmd\":\"nope\"}");
-        assert_eq!(answers.len(), 2);
-        assert_eq!(answers[0]["error"]["code"], "no_game");
-        assert_eq!(answers[1]["error"]["code"], "unknown_cmd");
+        let codes: Vec<_> = answers.iter().map(|a| a["error"]["code"].clone()).collect();
+        assert_eq!(
+            codes,
+            ["bad_json", "bad_json", "no_game", "bad_json", "unknown_cmd"]
+        );
     }
 
     #[test]

@@ -399,8 +399,10 @@ fn every_error_code_is_answered_and_changes_nothing() {
         assert_eq!(referee.legal_moves(), legal, "moves changed after {line}");
     }
 
-    // Blank lines get no answer: the next answer is the next request's.
-    referee.stdin.write_all(b"\n  \n\r\n").unwrap();
+    // Blank lines are not JSON: each gets its own bad_json answer and changes nothing.
+    for blank in ["", "  ", "\r"] {
+        referee.refused(blank, "bad_json");
+    }
     assert_eq!(referee.board(), board);
 
     // After a resignation the game is over: moves and resignations are game_over.
