@@ -8,9 +8,9 @@
 //!
 //! Errors answer `{"ok":false,"error":{"code":"…","message":"…"}}` like the referee's: `bad_json`,
 //! `bad_request` (wrong shape, unknown level or side), `unknown_cmd`, `bad_view` (a view that
-//! does not hold together), `no_move` (not the viewer's turn, or the game is over). Blank lines
-//! are skipped. Levels: `beginner`, `intermediate`, `advanced`, and the baselines `random` and
-//! `greedy`.
+//! does not hold together), `no_move` (not the viewer's turn, or the game is over). Every line
+//! gets one answer (a blank one is `bad_json`), as with the referee. Levels: `beginner`,
+//! `intermediate`, `advanced`, and the baselines `random` and `greedy`.
 
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
@@ -128,9 +128,6 @@ pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
             }
             Err(e) => return Err(e),
         };
-        if line.trim().is_empty() {
-            continue;
-        }
         writeln!(output, "{}", handle(&line))?;
         output.flush()?;
     }
@@ -245,6 +242,18 @@ mod tests {
         let view = serde_json::to_string(&WireView::from(&game.view(Side::Gote))).expect("view");
         let line = format!(r#"{{"cmd":"go","view":{view},"level":"beginner"}}"#);
         assert_eq!(parse(&handle(&line))["error"]["code"], "no_move");
+    }
+
+    #[test]
+    fn every_line_gets_one_answer_and_a_blank_one_is_bad_json() {
+        let mut out = Vec::new();
+        run(&b"\n  \n{\"cmd\":\"dance\"}\n"[..], &mut out).expect("run");
+        let codes: Vec<Value> = String::from_utf8(out)
+            .expect("utf-8")
+            .lines()
+            .map(|l| parse(l)["error"]["code"].clone())
+            .collect();
+        assert_eq!(codes, ["bad_json", "bad_json", "unknown_cmd"]);
     }
 
     #[test]
