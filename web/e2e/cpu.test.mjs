@@ -133,7 +133,15 @@ describe('playing the CPU', () => {
     assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
     // At the end everything is revealed.
     assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
-    assert.ok((await page.$$eval('.cell.gote[data-kind]', (els) => els.length)) > 0);
+    const goteLeft = await page.$$eval('.cell.gote[data-kind]', (els) => els.length);
+    assert.ok(goteLeft > 0);
+    // The CPU's losses are now named: as many as left the board.
+    const lost = await page.$$eval('.removed', (els) =>
+      els.filter((el) => el.querySelector('h3')?.textContent?.includes('Enemy pieces removed')).map((el) => el.querySelector('p')?.textContent ?? ''),
+    );
+    assert.equal(lost.length, 1, 'one list of the enemy’s removed pieces');
+    const named = lost[0] === 'none' ? [] : lost[0].split(', ');
+    assert.equal(named.length, 23 - goteLeft, `the enemy's removed pieces: ${lost[0]}`);
     console.log(`# CPU game (beginner): ${plies} human moves, result: ${result}`);
 
     // Play again: back to the arrangement, nothing of the CPU shown.

@@ -8,6 +8,7 @@ import type { Board3DText } from './board3d/types';
 import type { Board3DView, BoardState, BoardView } from './board';
 import { withoutHiddenNames } from './board';
 import type { Engine, Side, Square, Status, View } from './engine';
+import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
 import { MODES, type Mode } from './modes';
@@ -470,7 +471,7 @@ export class App {
         const other = view.side === 'sente' ? 'gote' : 'sente';
         return [
           this.removedListEl(this.i18n.t('removedOwn'), view.side, view.removed.own),
-          this.removedListEl(this.i18n.t('removedEnemy'), other, view.removed.enemy ?? []),
+          this.removedListEl(this.i18n.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
         ];
       },
       log: (match) => this.logEl(match),
@@ -582,7 +583,7 @@ export class App {
           const other = mine === 'sente' ? 'gote' : 'sente';
           out.push(
             this.removedListEl(t.t('removedOwn'), mine, view.removed.own),
-            this.removedListEl(t.t('removedEnemy'), other, view.removed.enemy ?? []),
+            this.removedListEl(t.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
           );
         }
         break;

@@ -80,7 +80,6 @@ export interface View {
   readonly removed: {
     readonly own: readonly KindId[];
     readonly enemy_count: number;
-    readonly enemy?: readonly KindId[];
   };
   readonly history: readonly Ply[];
 }

@@ -21,14 +21,12 @@ pub struct WirePiece {
     pub kind: Option<Kind>,
 }
 
-/// Removed pieces on the wire.
+/// Removed pieces on the wire: §10 gives the enemy's by count only, even after the end (its
+/// kinds then follow from the revealed board: every kind's count less those still standing).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WireRemoved {
     pub own: Vec<Kind>,
     pub enemy_count: u8,
-    /// The enemy's removed kinds, only once the game is over.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub enemy: Option<Vec<Kind>>,
 }
 
 /// A player's view as JSON (§10 `view`).
@@ -85,9 +83,6 @@ impl From<&PlayerView> for WireView {
             removed: WireRemoved {
                 own: view.removed_own().to_vec(),
                 enemy_count: view.removed_enemy_count(),
-                enemy: view
-                    .revealed()
-                    .map(|r| r.removed()[view.side().opponent()].clone()),
             },
             history: view.history().to_vec(),
         }
@@ -133,10 +128,26 @@ impl TryFrom<WireView> for PlayerView {
             return Ok(view);
         }
         let mut removed = BySide::<Vec<Kind>>::default();
+        removed[side.opponent()] = removed_kinds(&all, side.opponent());
         removed[side] = wire.removed.own;
-        removed[side.opponent()] = wire.removed.enemy.unwrap_or_default();
         view.with_revealed(all, removed)
     }
+}
+
+/// The kinds `side` has lost, in kind order, from a revealed board: each kind's count less the
+/// pieces of that kind still standing.
+fn removed_kinds(pieces: &[(Square, Piece)], side: Side) -> Vec<Kind> {
+    Kind::ALL
+        .into_iter()
+        .flat_map(|kind| {
+            let standing = pieces
+                .iter()
+                .filter(|(_, p)| p.side == side && p.kind == kind)
+                .count();
+            let lost = usize::from(kind.count()).saturating_sub(standing);
+            core::iter::repeat_n(kind, lost)
+        })
+        .collect()
 }
 
 /// One side's setup as JSON: square name → kind id.

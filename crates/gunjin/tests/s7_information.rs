@@ -179,12 +179,20 @@ fn everything_is_revealed_after_the_end() {
             assert!(p["kind"].is_string(), "{p}");
         }
         assert_eq!(enemy_pieces_in_json(&json, id).len(), view.enemy().len());
-        let enemy_removed = if side == Side::Sente {
-            serde_json::json!(["captain", "cavalry", "tank", "tank"])
-        } else {
-            serde_json::json!(["tank", "tank"])
-        };
-        assert_eq!(json["removed"]["enemy"], enemy_removed);
+        // §10 keeps the enemy's removals a count; their kinds follow from the revealed board.
+        let enemy_removed = if side == Side::Sente { 4 } else { 2 };
+        assert_eq!(json["removed"]["enemy_count"], enemy_removed);
+        assert!(json["removed"].get("enemy").is_none());
+        let wire: WireView = serde_json::from_value(json.clone()).unwrap();
+        let back = PlayerView::try_from(wire).unwrap();
+        let mut derived = back.revealed().unwrap().removed()[side.opponent()].clone();
+        let mut truth = revealed.removed()[side.opponent()].clone();
+        derived.sort();
+        truth.sort();
+        assert_eq!(
+            derived, truth,
+            "{id}: the enemy's removed kinds from the board"
+        );
         assert_eq!(
             json["status"],
             serde_json::json!({"state": "won", "winner": "gote", "reason": "resignation"})
