@@ -376,10 +376,17 @@ describe('setup', () => {
 });
 
 describe('panel and page', () => {
-  it('opens the win/loss table generated from the engine', async () => {
+  it('opens the win/loss table generated from the engine beside the board, and plays while it is open', async () => {
     const page = await openPage(browser, server.url);
+    await startLocal(page);
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
+    await page.click('[data-focus-key="confirm"]');
+    await page.click('.curtain button');
     await page.click('[data-focus-key="open-table"]');
-    await page.waitForSelector('dialog[open] .battle-table');
+    await page.waitForSelector('.panel .table-panel .battle-table');
+    assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-expanded'), 'true');
+    assert.equal(await page.$$eval('dialog', (d) => d.length), 0, 'not a dialog: the board stays usable');
     const cell = (a, d) =>
       page.evaluate(
         ([a, d]) => {
@@ -396,8 +403,20 @@ describe('panel and page', () => {
     assert.match(await cell('tank', 'mine'), /△/);
     assert.match(await cell('plane', 'mine'), /○/);
     assert.equal(await page.$$eval('.battle-table tbody tr', (r) => r.length), 14);
-    await page.keyboard.press('Escape');
-    await page.waitForSelector('dialog', { state: 'detached' });
+    // Sente moves with the table open, and it stays open.
+    const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    assert.ok(await page.isVisible('[data-focus-key="hand-over"]'), 'the move was played');
+    assert.ok(await page.isVisible('.panel .battle-table'));
+    // Under the curtain the table leaves the page; it is back for gote.
+    await page.click('[data-focus-key="hand-over"]');
+    assert.equal(await page.$$eval('.battle-table', (t) => t.length), 0);
+    await page.click('.curtain button');
+    assert.ok(await page.isVisible('.panel .battle-table'));
+    await page.click('[data-focus-key="open-table"]');
+    assert.equal(await page.$$eval('.battle-table', (t) => t.length), 0);
+    assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-expanded'), 'false');
     await page.close();
   });
 
@@ -422,6 +441,8 @@ describe('panel and page', () => {
       'the modes in the order the start screen lists them',
     );
     assert.equal(await page.getAttribute('html', 'lang'), 'ja');
+    // The button grid is a landmark named like the seed page's 「ボタンで操作」.
+    assert.equal(await page.getByRole('region', { name: 'ボタンで操作' }).count(), 1);
     await page.selectOption('select.lang', 'ko');
     assert.equal(await page.textContent('h1'), '군인장기');
     await startLocal(page);

@@ -7,7 +7,7 @@
 import type { Board3DText } from './board3d/types';
 import type { Board3DView, BoardState, BoardView } from './board';
 import { withoutHiddenNames } from './board';
-import type { Engine, Side, Square, Status, View } from './engine';
+import type { BattleTable, Engine, Side, Square, Status, View } from './engine';
 import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
@@ -85,6 +85,9 @@ export class App {
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
   private dialog: HTMLDialogElement | null = null;
+  /** Whether the win/loss table is open in the panel (it stays open while you play). */
+  private tableOpen = false;
+  private battleTable: BattleTable | null = null;
   private notice: { text: string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
@@ -106,7 +109,7 @@ export class App {
     this.boardMount.hidden = true;
     this.curtain = h('div', { class: 'curtain', attrs: { role: 'region' } });
     this.curtain.hidden = true;
-    this.gridHeading = h('h2', { class: 'grid-heading' });
+    this.gridHeading = h('h2', { class: 'grid-heading', attrs: { id: 'grid-heading' } });
     this.gridHeading.hidden = true;
     this.no3dNote = h('p', { class: 'no3d-note', attrs: { role: 'note' } });
     this.no3dNote.hidden = true;
@@ -114,7 +117,8 @@ export class App {
       'div',
       { class: 'board-stage' },
       this.boardMount,
-      h('section', { class: 'grid-section' }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
+      // Named by its heading ("play with buttons") even while the heading is hidden: a landmark.
+      h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
       this.curtain,
     );
     this.panel = h('aside', { class: 'panel' });
@@ -323,7 +327,7 @@ export class App {
       // Nothing said to the last player may remain for the next one to read.
       this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
     }
-    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)), this.panelTools());
+    this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)), this.panelTools(match !== null && match.viewer === null));
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
@@ -384,16 +388,33 @@ export class App {
   }
 
   /**
-   * The panel's own tools, under whatever the mode shows: the win/loss table, to consult while
-   * playing (the panel is beside the board, or below it on a narrow screen).
+   * The panel's own tools, under whatever the mode shows: the win/loss table, opened in the panel
+   * itself (beside the board, or below it on a narrow screen) so you can play while you read it.
    */
-  private panelTools(): Node {
+  private panelTools(curtained: boolean): Node {
     const t = this.i18n;
+    const toggle = button(t.t('table'), () => this.toggleTable(), { key: 'open-table', class: 'btn ghost wide' });
+    toggle.setAttribute('aria-expanded', String(this.tableOpen));
+    toggle.setAttribute('aria-controls', 'battle-table-panel');
+    // Under a curtain nobody is looking: no kind name stays on the page, not even the table's.
+    if (!this.tableOpen || curtained) return h('div', { class: 'panel-tools' }, toggle);
+    this.battleTable ??= this.engine.battleTable();
     return h(
       'div',
       { class: 'panel-tools' },
-      button(t.t('table'), () => this.openTable(), { key: 'open-table', class: 'btn ghost wide' }),
+      toggle,
+      h(
+        'section',
+        { class: 'table-panel', attrs: { id: 'battle-table-panel', 'aria-labelledby': 'battle-table-title' } },
+        h('h2', { text: t.t('tableTitle'), attrs: { id: 'battle-table-title' } }),
+        renderTable(this.battleTable, t),
+      ),
     );
+  }
+
+  toggleTable(): void {
+    this.tableOpen = !this.tableOpen;
+    this.update();
   }
 
   private drawCurtain(match: Match | null): void {
@@ -731,10 +752,6 @@ export class App {
       d.close();
       d.remove();
     }
-  }
-
-  openTable(): void {
-    this.openDialog(this.i18n.t('tableTitle'), renderTable(this.engine.battleTable(), this.i18n), 'table');
   }
 
   async openHelp(): Promise<void> {
