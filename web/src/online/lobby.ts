@@ -2,6 +2,7 @@
  * The room endpoints over HTTP (create, look, join) and the seat tokens kept in the browser.
  * A token is a secret: it stays in `localStorage` and never goes into a URL.
  */
+import { isRecord } from '../json';
 import { isRoomId, type Seat, type SeatAnswer } from './protocol';
 
 export interface HttpAnswer {
@@ -17,17 +18,13 @@ export type RoomLook = 'open' | 'full' | 'closed' | 'missing';
 export type Outcome<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly code: string };
 
 function errorCode(body: unknown): string {
-  if (typeof body === 'object' && body !== null) {
-    const err = (body as { error?: { code?: unknown } }).error;
-    if (typeof err?.code === 'string') return err.code;
-  }
+  if (isRecord(body) && isRecord(body.error) && typeof body.error.code === 'string') return body.error.code;
   return 'internal';
 }
 
 function seatAnswer(body: unknown): SeatAnswer | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const b = body as Record<string, unknown>;
-  const { room, seat, token } = b;
+  if (!isRecord(body)) return null;
+  const { room, seat, token } = body;
   if (typeof room !== 'string' || !isRoomId(room) || typeof token !== 'string') return null;
   if (seat !== 'host' && seat !== 'guest') return null;
   return { room, seat, token };

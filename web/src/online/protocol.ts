@@ -3,6 +3,7 @@
  * at the edge into a closed set (anything else becomes `unknown`), and the client's messages.
  */
 import type { Arrangement, Ply, Side, Square, Status, View } from '../engine';
+import { isRecord } from '../json';
 
 export type Seat = 'host' | 'guest';
 export type Presence = 'none' | 'connected' | 'away';
@@ -79,10 +80,6 @@ export type ClientMessage =
 
 const EVENT_TYPES = new Set(['arranging', 'joined', 'ready', 'started', 'moved', 'ended', 'rematch', 'closed']);
 const NOTICE_TYPES = new Set(['welcome', 'sync', 'presence', 'cpu_offer', 'pong', 'error']);
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 /**
  * Parses one text frame. The server is trusted for the shapes of known messages (it is the

@@ -3,6 +3,7 @@
  * previous arrangement and undo. Every rule is checked by the engine.
  */
 import type { Arrangement, Engine, Side, Square, Violation } from '../engine';
+import { isRecord } from '../json';
 
 /** What a press on a square did, for the page's message and announcement. */
 export type SetupEvent =
@@ -140,10 +141,6 @@ export class ArrangementStore {
       return null;
     }
   }
-}
-
-function isRecord(x: unknown): x is Record<string, unknown> {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
 }
 
 function asArrangement(x: unknown): Arrangement | null {
