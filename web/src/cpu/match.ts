@@ -16,7 +16,14 @@ import {
   type Status,
   type View,
 } from '../engine';
-import { ownPieces, type Match, type Phase, type TurnEvent } from '../state/match';
+import {
+  loadPreviousArrangement,
+  ownPieces,
+  pressOnTurn,
+  type Match,
+  type Phase,
+  type TurnEvent,
+} from '../state/match';
 import { reportPly, type Report } from '../state/messages';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
@@ -126,10 +133,7 @@ export class CpuMatch implements Match {
   reveal(): void {}
 
   loadPrevious(): boolean {
-    const p = this.current;
-    if (p.kind !== 'setup') return false;
-    const saved = this.store.load(p.side);
-    return saved !== null && p.setup.load(saved);
+    return loadPreviousArrangement(this.current, this.store);
   }
 
   confirmSetup(): boolean {
@@ -151,19 +155,11 @@ export class CpuMatch implements Match {
     const p = this.current;
     const game = this.game;
     if (p.kind !== 'turn' || game === null) return { type: 'ignored' };
-    const sel = this.selection;
-    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
-      return this.humanMove(game, sel.square, square);
-    }
-    const piece = game.view(this.human).pieces[square];
-    if (piece !== undefined && piece.side === this.human && sel?.square !== square) {
-      const destinations = game.destinations(this.human, square);
-      this.selection = { square, destinations };
-      return { type: 'selected', square, destinations };
-    }
-    if (sel === null) return { type: 'ignored' };
-    this.selection = null;
-    return { type: 'deselected' };
+    const { next, result } = pressOnTurn(game.view(this.human), this.selection, square, (sq) =>
+      game.destinations(this.human, sq),
+    );
+    this.selection = next;
+    return result.type === 'play' ? this.humanMove(game, result.from, result.to) : result;
   }
 
   /** Nothing to hand over: the CPU answers on its own. */

@@ -5,12 +5,12 @@
  * engine (arranging) and the referee (playing).
  */
 import type { Arrangement, Destinations, Engine, Side, Square, Status, View } from '../engine';
-import type { Phase, TurnEvent, Match } from '../state/match';
+import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type TurnEvent } from '../state/match';
 import type { Report } from '../state/messages';
 import { SetupState, type ArrangementStore } from '../state/setup';
 import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
-import type { SeatAnswer } from './protocol';
+import type { Legal, SeatAnswer } from './protocol';
 
 /** What an online match needs from the browser (fakes in tests). */
 export interface OnlineEnv {
@@ -47,6 +47,19 @@ function waitingView(side: Side, arrangement: Arrangement): View {
     removed: { own: [], enemy_count: 0 },
     history: [],
   };
+}
+
+/** Where the piece on `square` may go, from the legal moves the server sent (the referee's list). */
+function destinationsFrom(view: View, legal: Legal, square: Square): Destinations {
+  const moves: Square[] = [];
+  const attacks: Square[] = [];
+  for (const [from, to] of legal) {
+    if (from !== square) continue;
+    const there = view.pieces[to];
+    if (there === undefined) moves.push(to);
+    else if (there.side !== view.side) attacks.push(to);
+  }
+  return { moves, attacks };
 }
 
 export class OnlineMatch implements Match {
@@ -222,10 +235,7 @@ export class OnlineMatch implements Match {
   }
 
   loadPrevious(): boolean {
-    const p = this.phase;
-    if (p.kind !== 'setup') return false;
-    const saved = this.store.load(p.side);
-    return saved !== null && p.setup.load(saved);
+    return loadPreviousArrangement(this.phase, this.store);
   }
 
   /** "Confirm and wait": sends the arrangement; the server holds it until the game can start. */
@@ -244,28 +254,12 @@ export class OnlineMatch implements Match {
   press(square: Square): TurnEvent {
     const s = this.state;
     if (s === null || s.view === null || this.phase.kind !== 'turn') return { type: 'ignored' };
-    const sel = this.selection;
-    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
-      this.selection = null;
-      if (this.client?.move(sel.square, square) ?? false) this.movePending = true;
-      return { type: 'deselected' };
-    }
-    const piece = s.view.pieces[square];
-    if (piece !== undefined && piece.side === s.side && sel?.square !== square) {
-      const moves: Square[] = [];
-      const attacks: Square[] = [];
-      for (const [from, to] of s.legal) {
-        if (from !== square) continue;
-        const there = s.view.pieces[to];
-        if (there === undefined) moves.push(to);
-        else if (there.side !== s.side) attacks.push(to);
-      }
-      const destinations = { moves, attacks };
-      this.selection = { square, destinations };
-      return { type: 'selected', square, destinations };
-    }
-    if (sel === null) return { type: 'ignored' };
-    this.selection = null;
+    const view = s.view;
+    const { next, result } = pressOnTurn(view, this.selection, square, (sq) => destinationsFrom(view, s.legal, sq));
+    this.selection = next;
+    if (result.type !== 'play') return result;
+    // The server answers with the move (or an error); until then the page waits.
+    if (this.client?.move(result.from, result.to) ?? false) this.movePending = true;
     return { type: 'deselected' };
   }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from './board-state';
-import { LocalMatch } from './match';
+import type { View } from '../engine';
+import { LocalMatch, pressOnTurn } from './match';
 import { ArrangementStore } from './setup';
 
 function newMatch(storage = new MemoryStorage()): LocalMatch {
@@ -146,5 +147,39 @@ describe('LocalMatch', () => {
     }
     expect(m.phase.kind).toBe('over');
     if (m.phase.kind === 'over') expect(m.phase.status.state).not.toBe('ongoing');
+  });
+});
+
+describe('pressOnTurn', () => {
+  const view: View = {
+    side: 'sente',
+    to_move: 'sente',
+    plies_without_battle: 0,
+    status: { state: 'ongoing' },
+    pieces: { b3: { side: 'sente', kind: 'tank' }, c3: { side: 'sente', kind: 'spy' }, b5: { side: 'gote' } },
+    removed: { own: [], enemy_count: 0 },
+    history: [],
+  };
+  const selected = { square: 'b3', destinations: { moves: ['b4'], attacks: ['b5'] } };
+  const spyGoes = { moves: ['c4'], attacks: [] };
+  const destinationsOf = (sq: string) => (sq === 'c3' ? spyGoes : { moves: [], attacks: [] });
+  const press = (sel: typeof selected | null, sq: string) => pressOnTurn(view, sel, sq, destinationsOf);
+
+  it('plays the selected piece to a move or an attack destination and lets go of it', () => {
+    expect(press(selected, 'b4')).toEqual({ next: null, result: { type: 'play', from: 'b3', to: 'b4' } });
+    expect(press(selected, 'b5')).toEqual({ next: null, result: { type: 'play', from: 'b3', to: 'b5' } });
+  });
+
+  it('selects another own piece with its destinations, never an enemy piece', () => {
+    const chosen = { square: 'c3', destinations: spyGoes };
+    expect(press(null, 'c3')).toEqual({ next: chosen, result: { type: 'selected', ...chosen } });
+    expect(press(selected, 'c3')).toEqual({ next: chosen, result: { type: 'selected', ...chosen } });
+    expect(press(null, 'b5')).toEqual({ next: null, result: { type: 'ignored' } });
+  });
+
+  it('lets go on the selected piece or elsewhere, and ignores a press with nothing selected', () => {
+    expect(press(selected, 'b3')).toEqual({ next: null, result: { type: 'deselected' } });
+    expect(press(selected, 'f6')).toEqual({ next: null, result: { type: 'deselected' } });
+    expect(press(null, 'f6')).toEqual({ next: null, result: { type: 'ignored' } });
   });
 });

@@ -79,6 +79,49 @@ export function ownPieces(view: View): Record<Square, KindId> {
   return out;
 }
 
+/** A selected own piece and where it may go. */
+export interface Selection {
+  readonly square: Square;
+  readonly destinations: Destinations;
+}
+
+/** What a press on a square during a turn does: a move to play, or a change of the selection. */
+export type PressResult =
+  | Exclude<TurnEvent, { readonly type: 'moved' }>
+  | { readonly type: 'play'; readonly from: Square; readonly to: Square };
+
+/**
+ * The one rule of pressing, shared by every mode: a destination of the selected piece moves it,
+ * another own piece is selected instead, anything else lets go of the selection. Returns the
+ * selection after the press (none once a move is asked for).
+ */
+export function pressOnTurn(
+  view: View,
+  selection: Selection | null,
+  square: Square,
+  destinationsOf: (square: Square) => Destinations,
+): { readonly next: Selection | null; readonly result: PressResult } {
+  if (selection !== null) {
+    const { moves, attacks } = selection.destinations;
+    if (moves.includes(square) || attacks.includes(square)) {
+      return { next: null, result: { type: 'play', from: selection.square, to: square } };
+    }
+  }
+  const piece = view.pieces[square];
+  if (piece !== undefined && piece.side === view.side && selection?.square !== square) {
+    const destinations = destinationsOf(square);
+    return { next: { square, destinations }, result: { type: 'selected', square, destinations } };
+  }
+  return { next: null, result: selection === null ? { type: 'ignored' } : { type: 'deselected' } };
+}
+
+/** Loads the arrangement last confirmed in a CPU or online game into the side setting up. */
+export function loadPreviousArrangement(phase: Phase, store: ArrangementStore): boolean {
+  if (phase.kind !== 'setup') return false;
+  const saved = store.load(phase.side);
+  return saved !== null && phase.setup.load(saved);
+}
+
 export class LocalMatch implements Match {
   private current: Phase = { kind: 'setup-curtain', side: 'sente' };
   private game: EngineGame | null = null;
@@ -152,10 +195,7 @@ export class LocalMatch implements Match {
 
   /** The arrangement last confirmed in a CPU or online game, for the side setting up. */
   loadPrevious(): boolean {
-    const p = this.current;
-    if (p.kind !== 'setup') return false;
-    const saved = this.store.load(p.side);
-    return saved !== null && p.setup.load(saved);
+    return loadPreviousArrangement(this.current, this.store);
   }
 
   /**
@@ -187,20 +227,11 @@ export class LocalMatch implements Match {
     const p = this.current;
     const game = this.game;
     if (p.kind !== 'turn' || game === null) return { type: 'ignored' };
-    const sel = this.selection;
-    if (sel !== null && (sel.destinations.moves.includes(square) || sel.destinations.attacks.includes(square))) {
-      return this.move(p.side, game, sel.square, square);
-    }
-    const view = game.view(p.side);
-    const piece = view.pieces[square];
-    if (piece !== undefined && piece.side === p.side && sel?.square !== square) {
-      const destinations = game.destinations(p.side, square);
-      this.selection = { square, destinations };
-      return { type: 'selected', square, destinations };
-    }
-    if (sel === null) return { type: 'ignored' };
-    this.selection = null;
-    return { type: 'deselected' };
+    const { next, result } = pressOnTurn(game.view(p.side), this.selection, square, (sq) =>
+      game.destinations(p.side, sq),
+    );
+    this.selection = next;
+    return result.type === 'play' ? this.move(p.side, game, result.from, result.to) : result;
   }
 
   private move(side: Side, game: EngineGame, from: Square, to: Square): TurnEvent {
