@@ -15,9 +15,13 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
+use crate::referee::{MAX_LINE, read_line};
+
 use gunjin::wire::WireView;
-use gunjin::{Kind, Move, PlayerView, Side, Square};
-use gunjin_ai::{Budget, Level, choose_deployment, choose_move, greedy_move, random_move};
+use gunjin::{CAMP_SQUARES, Deployment, Kind, Move, PlayerView, Ruleset, Setup, Side, Square};
+use gunjin_ai::{
+    Belief, Budget, Level, Tracked, choose_deployment, choose_move, greedy_move, random_move,
+};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -117,18 +121,20 @@ struct MoveAnswer {
 ///
 /// # Errors
 /// Only I/O errors of the streams; bad requests are answered.
-pub fn run(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.lines() {
-        let line = match line {
-            Ok(l) => l,
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                writeln!(output, "{}", error_line(&BotError::BadJson(e.to_string())))?;
-                output.flush()?;
-                continue;
+pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
+    let mut line = Vec::new();
+    while let Some(too_long) = read_line(&mut input, &mut line)? {
+        let answer = if too_long {
+            error_line(&BotError::BadRequest(format!(
+                "the request line is longer than {MAX_LINE} bytes"
+            )))
+        } else {
+            match std::str::from_utf8(&line) {
+                Ok(text) => handle(text),
+                Err(e) => error_line(&BotError::BadJson(format!("the line is not UTF-8: {e}"))),
             }
-            Err(e) => return Err(e),
         };
-        writeln!(output, "{}", handle(&line))?;
+        writeln!(output, "{answer}")?;
         output.flush()?;
     }
     Ok(())
@@ -177,6 +183,7 @@ fn answer(line: &str) -> Result<String, BotError> {
             let level = BotLevel::from_id(&req.level).ok_or_else(|| unknown_level(&req.level))?;
             let view =
                 PlayerView::try_from(req.view).map_err(|e| BotError::BadView(e.to_string()))?;
+            check_view(&view)?;
             let mut budget = match req.time_ms {
                 Some(ms) => Budget::time_ms(ms),
                 None => Budget::unlimited(),
@@ -192,6 +199,87 @@ fn answer(line: &str) -> Result<String, BotError> {
         }
         other => Err(BotError::UnknownCmd(other.to_owned())),
     }
+}
+
+/// Refuses an ongoing game's view that does not hold together: its history must replay from the
+/// full camps to its board, plies alternate from sente, `to_move`, `plies_without_battle` and
+/// the removed pieces must follow from the history, the viewer's pieces must make a legal
+/// deployment that could have made its moves, and the battles must fit some enemy deployment.
+/// (The CPU would otherwise quietly fall back on the squares alone and answer a move for a game
+/// that cannot exist.) A finished game's view is not checked: it gets `no_move` anyway.
+fn check_view(view: &PlayerView) -> Result<(), BotError> {
+    if !view.status().is_ongoing() {
+        return Ok(());
+    }
+    let bad = |message: String| Err(BotError::BadView(message));
+    let tracked = Tracked::from_view(view).map_err(|e| BotError::BadView(e.to_string()))?;
+    let history = view.history();
+    let turn = |n: usize| {
+        if n.is_multiple_of(2) {
+            Side::Sente
+        } else {
+            Side::Gote
+        }
+    };
+    if let Some((n, ply)) = history
+        .iter()
+        .enumerate()
+        .find(|&(n, ply)| ply.side != turn(n))
+    {
+        return bad(format!(
+            "ply {n} is {}'s, but {} moves then",
+            ply.side,
+            turn(n)
+        ));
+    }
+    if view.to_move() != turn(history.len()) {
+        return bad(format!(
+            "after {} plies {} is to move, not {}",
+            history.len(),
+            turn(history.len()),
+            view.to_move()
+        ));
+    }
+    let quiet = history
+        .iter()
+        .rev()
+        .take_while(|p| p.battle.is_none())
+        .count();
+    if usize::from(view.plies_without_battle()) != quiet {
+        return bad(format!(
+            "the history ends with {quiet} plies without a battle, not {}",
+            view.plies_without_battle()
+        ));
+    }
+    if usize::from(view.removed_enemy_count()) + view.enemy().len() != CAMP_SQUARES {
+        return bad(format!(
+            "{} enemy pieces on the board and {} removed make no camp of {CAMP_SQUARES}",
+            view.enemy().len(),
+            view.removed_enemy_count()
+        ));
+    }
+    let me = view.side();
+    let initial = &tracked.initial[me.index()];
+    let setup = Setup {
+        pieces: initial.iter().copied().zip(tracked.own_kinds).collect(),
+        unparsed: Vec::new(),
+    };
+    if let Err(e) = Deployment::new(me, &setup, &Ruleset::STANDARD) {
+        return bad(format!(
+            "the viewer's pieces started as no legal deployment: {e}"
+        ));
+    }
+    let allowed = &tracked.moves_allow[me.index()];
+    if let Some(i) = (0..CAMP_SQUARES).find(|&i| !allowed[i].contains(tracked.own_kinds[i])) {
+        return bad(format!(
+            "the {} that started on {} made a move it cannot make",
+            tracked.own_kinds[i], initial[i]
+        ));
+    }
+    if !Belief::of_enemy(view).is_exact() {
+        return bad("the battles in the history fit no enemy deployment".to_owned());
+    }
+    Ok(())
 }
 
 fn unknown_level(id: &str) -> BotError {

@@ -61,7 +61,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
 
 /// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE`] bytes.
 /// `None` at the end of input; otherwise whether the line was longer than the limit.
-fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
+pub(crate) fn read_line(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Option<bool>> {
     line.clear();
     let mut too_long = false;
     let mut read_any = false;
