@@ -13,6 +13,7 @@ use gunjin::rand::{Rng, RngExt};
 use gunjin::{Kind, Outcome, PlayerView, Ruleset, Side, Square, resolve_battle};
 
 use crate::kindset::KindSet;
+use crate::prior::Prior;
 use crate::track::{PieceId, Tracked};
 
 /// Pieces per side.
@@ -59,7 +60,7 @@ impl Belief {
     #[must_use]
     pub fn of_enemy(view: &PlayerView) -> Belief {
         match Tracked::from_view(view) {
-            Ok(t) => Self::build(&t, view.side().opponent(), Some(&t.own_kinds)),
+            Ok(t) => Self::build(&t, view.side().opponent(), Some(&t.own_kinds), Prior::Rows),
             Err(_) => Self::from_squares(view),
         }
     }
@@ -69,7 +70,7 @@ impl Belief {
     #[must_use]
     pub fn of_own(view: &PlayerView) -> Belief {
         match Tracked::from_view(view) {
-            Ok(t) => Self::build(&t, view.side(), None),
+            Ok(t) => Self::build(&t, view.side(), None, Prior::Rows),
             Err(_) => {
                 let mut b = Self::from_squares(view);
                 b.side = view.side();
@@ -81,12 +82,12 @@ impl Belief {
     /// What the enemy would know about the viewer's pieces if the enemy's kinds (by tracker
     /// index) were `enemy_kinds`: used inside imagined worlds.
     pub(crate) fn of_viewer_given(t: &Tracked, enemy_kinds: &[Kind; N]) -> Belief {
-        Self::build(t, t.side, Some(enemy_kinds))
+        Self::build(t, t.side, Some(enemy_kinds), Prior::Rows)
     }
 
-    /// [`Belief::of_enemy`] from an already followed history.
-    pub(crate) fn of_enemy_tracked(t: &Tracked) -> Belief {
-        Self::build(t, t.side.opponent(), Some(&t.own_kinds))
+    /// [`Belief::of_enemy`] from an already followed history, weighted by `prior`.
+    pub(crate) fn of_enemy_tracked(t: &Tracked, prior: Prior) -> Belief {
+        Self::build(t, t.side.opponent(), Some(&t.own_kinds), prior)
     }
 
     /// Weighs the sampling towards what the enemy's behaviour suggests: pieces that keep
@@ -153,7 +154,7 @@ impl Belief {
         Some(next)
     }
 
-    fn build(t: &Tracked, side: Side, observer_kinds: Option<&[Kind; N]>) -> Belief {
+    fn build(t: &Tracked, side: Side, observer_kinds: Option<&[Kind; N]>, prior: Prior) -> Belief {
         let s = side.index();
         let mut belief = Belief {
             side,
@@ -166,7 +167,7 @@ impl Belief {
         };
         for i in 0..N {
             belief.domain[i] = setup_allows(side, t.initial[s][i]).and(t.moves_allow[s][i]);
-            belief.prior[i] = prior_for(side, t.initial[s][i]);
+            belief.prior[i] = prior.weights(side, t.initial[s][i]);
         }
         let unary_only = belief.domain;
         let observer = |id: PieceId| observer_kinds.map(|k| k[id.1 as usize]);
@@ -378,20 +379,6 @@ fn is_strong(k: Kind) -> bool {
     )
 }
 
-/// A hand-tuned prior: how likely each kind is to start on a square, by row from the back.
-fn prior_for(side: Side, sq: Square) -> [f32; 16] {
-    let row = sq.relative_row(side).clamp(1, 4);
-    let mut out = [1.0f32; 16];
-    for k in Kind::ALL {
-        out[k.index()] = (gunjin::row_preference(k, row) as f32).max(0.2);
-    }
-    if sq.is_hq() {
-        out[Kind::General.index()] *= 4.0;
-        out[Kind::Mine.index()] *= 3.0;
-    }
-    out
-}
-
 fn weighted<R: Rng + ?Sized>(rng: &mut R, items: &[(Kind, f32)]) -> Option<Kind> {
     let total: f32 = items.iter().map(|&(_, w)| w).sum();
     if items.is_empty() {
@@ -553,14 +540,14 @@ mod tests {
         .expect("a game");
         let view = game.view(Side::Sente);
         let mut tracked = Tracked::from_view(&view).expect("the history fits");
-        let plain = Belief::of_enemy_tracked(&tracked);
+        let plain = Belief::of_enemy_tracked(&tracked, Prior::Rows);
         // A front-row piece of gote that (as if) walked forward four times and attacked twice.
         let walker = (0..N)
             .find(|&i| tracked.initial[1][i].relative_row(Side::Gote) == 4)
             .expect("gote has a front row");
         tracked.advances[1][walker] = 4;
         tracked.attacks[1][walker] = 2;
-        let mut read = Belief::of_enemy_tracked(&tracked);
+        let mut read = Belief::of_enemy_tracked(&tracked, Prior::Rows);
         read.read_behaviour(
             &tracked,
             Reading {

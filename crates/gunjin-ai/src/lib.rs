@@ -17,6 +17,7 @@ mod kindset;
 #[cfg(feature = "omniscient")]
 pub mod omniscient;
 mod player;
+mod prior;
 mod search;
 mod track;
 
@@ -24,5 +25,5 @@ pub use belief::{Belief, PieceBelief, count_only_probability};
 pub use budget::{Budget, ClockFn};
 pub use deploy::choose_deployment;
 pub use kindset::KindSet;
-pub use player::{Level, choose_move, greedy_move, random_move};
+pub use player::{Level, choose_move, greedy_move, prepare, random_move};
 pub use track::{TrackError, Tracked};

@@ -7,6 +7,7 @@ use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset, Square};
 use crate::belief::{Belief, Reading};
 use crate::budget::Budget;
 use crate::kindset::KindSet;
+use crate::prior::Prior;
 use crate::search::{
     BASE_WEIGHTS, FULL_WEIGHTS, Known, LEVEL_WEIGHTS, Searcher, Tables, Weights, steps_from,
 };
@@ -66,6 +67,7 @@ impl Level {
                 general_hunt: 0,
                 hq_check: true,
                 reading: None,
+                prior: Prior::Rows,
                 weights: BASE_WEIGHTS,
             },
             Level::Intermediate => Plan {
@@ -84,6 +86,7 @@ impl Level {
                 general_hunt: 0,
                 hq_check: true,
                 reading: None,
+                prior: Prior::Rows,
                 weights: LEVEL_WEIGHTS,
             },
             Level::Advanced => Plan {
@@ -106,6 +109,7 @@ impl Level {
                     attack: 2.0,
                     cap: 8,
                 }),
+                prior: Prior::Measured,
                 weights: FULL_WEIGHTS,
             },
         }
@@ -154,6 +158,8 @@ pub(crate) struct Plan {
     hq_check: bool,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
     reading: Option<Reading>,
+    /// Where the imagined worlds' starting weights come from.
+    prior: Prior,
     weights: Weights,
 }
 
@@ -174,6 +180,7 @@ pub(crate) const GREEDY: Plan = Plan {
     general_hunt: 0,
     hq_check: false,
     reading: None,
+    prior: Prior::Rows,
     weights: BASE_WEIGHTS,
 };
 
@@ -215,6 +222,12 @@ pub fn choose_move_told(
     told: &[(Square, Kind)],
 ) -> Option<Move> {
     decide_told(view, &level.plan(), budget, seed ^ level_salt(level), told)
+}
+
+/// Builds once what the level's decisions share (the measured prior of the advanced level), so
+/// that its first move takes no longer than the others. Calling it is optional.
+pub fn prepare(level: Level) {
+    level.plan().prior.prepare();
 }
 
 /// A uniformly random legal move (a baseline for the arena).
@@ -281,7 +294,7 @@ struct Setting<'v> {
 
 impl<'v> Setting<'v> {
     fn new(view: &'v PlayerView) -> Option<Setting<'v>> {
-        Self::reading(view, None, &[])
+        Self::reading(view, None, Prior::Rows, &[])
     }
 
     /// `told`: enemy kinds handed over from outside the view (measurement only; empty for
@@ -289,6 +302,7 @@ impl<'v> Setting<'v> {
     fn reading(
         view: &'v PlayerView,
         reading: Option<Reading>,
+        prior: Prior,
         told: &[(Square, Kind)],
     ) -> Option<Setting<'v>> {
         if !view.status().is_ongoing() || view.to_move() != view.side() {
@@ -297,7 +311,7 @@ impl<'v> Setting<'v> {
         let tracked = Tracked::from_view(view).ok();
         let belief = match &tracked {
             Some(t) => {
-                let mut b = Belief::of_enemy_tracked(t);
+                let mut b = Belief::of_enemy_tracked(t, prior);
                 if let Some(r) = reading {
                     b.read_behaviour(t, r);
                 }
@@ -355,7 +369,7 @@ fn decide_told(
     told: &[(Square, Kind)],
 ) -> Option<Move> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let setting = Setting::reading(view, plan.reading, told)?;
+    let setting = Setting::reading(view, plan.reading, plan.prior, told)?;
     let first = setting.world(&mut rng)?;
     let moves = first.0.legal_moves();
     if moves.is_empty() {

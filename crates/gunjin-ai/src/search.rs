@@ -159,6 +159,10 @@ pub(crate) struct Weights {
     /// Own HQ empty: per step the nearest own mobile piece is away from it (scaled by the
     /// enemy officers' closeness).
     pub hq_refill: i32,
+    /// Per step the side's nearest unstoppable runner (an officer no enemy mobile piece beats,
+    /// that would take the enemy HQ from its occupant) is closer to that HQ than 14: the
+    /// search alone sees too few plies to walk a won ending home, and shuffles instead.
+    pub runner: i32,
 }
 
 /// The greedy baseline's weights: material, approach, HQ basics.
@@ -170,6 +174,7 @@ pub(crate) const BASE_WEIGHTS: Weights = Weights {
     hq_near: 0,
     hq_pressure: 60,
     hq_refill: 0,
+    runner: 0,
 };
 
 /// The levels' weights: the baseline's plus officers closing in on an HQ they could take.
@@ -178,7 +183,8 @@ pub(crate) const LEVEL_WEIGHTS: Weights = Weights {
     ..BASE_WEIGHTS
 };
 
-/// The advanced level's weights: also keeps a piece ready to step back into an empty own HQ.
+/// The advanced level's weights: also keeps a piece ready to step back into an empty own HQ,
+/// and walks an unstoppable officer home.
 pub(crate) const FULL_WEIGHTS: Weights = Weights {
     officer_advance: 14,
     piece_advance: 3,
@@ -187,6 +193,7 @@ pub(crate) const FULL_WEIGHTS: Weights = Weights {
     hq_near: 15,
     hq_pressure: 60,
     hq_refill: 40,
+    runner: 60,
 };
 
 /// How far from the enemy HQ an officer that would beat its occupant starts to count as a threat.
@@ -271,11 +278,45 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
             score[s.index()] += bonus;
         }
     }
+    if w.runner != 0 {
+        for s in Side::ALL {
+            if let Some(d) = nearest_runner(pos, s, tables) {
+                score[s.index()] += w.runner * (14 - d).max(0);
+            }
+        }
+    }
     let me = side.index();
     // The no-battle draw comes closer with every quiet ply: an advantage shrinks with it, so the
     // side ahead seeks battles and the side behind does not.
     let raw = score[me] - score[1 - me];
     raw * (130 - i32::from(pos.plies_without_battle().min(100))) / 130
+}
+
+/// The distance to the enemy HQ of `side`'s nearest officer that no enemy mobile piece beats
+/// and that beats the HQ's occupant (or finds it empty): nothing can stop it walking in.
+fn nearest_runner(pos: &Position, side: Side, tables: &Tables) -> Option<i32> {
+    let enemy_mobile: KindSet = pos
+        .pieces()
+        .filter(|(_, p)| p.side != side && p.kind.is_mobile())
+        .map(|(_, p)| p.kind)
+        .collect();
+    let occupant = pos.piece_at(Square::hq(side.opponent()));
+    let mut stoppable = [None::<bool>; 16];
+    pos.pieces()
+        .filter(|(_, p)| p.side == side && p.kind.can_occupy())
+        .filter(|(_, p)| {
+            let takes = occupant.is_none_or(|occ| {
+                resolve_battle(p.kind, occ.kind, None, pos.rules()) == Outcome::Attacker
+            });
+            takes
+                && !*stoppable[p.kind.index()].get_or_insert_with(|| {
+                    enemy_mobile
+                        .iter()
+                        .any(|k| resolve_battle(k, p.kind, None, pos.rules()) == Outcome::Attacker)
+                })
+        })
+        .map(|(sq, _)| tables.distance(side, sq))
+        .min()
 }
 
 /// A search in one world with a shared node and time budget.
@@ -958,5 +999,97 @@ mod tests {
                 assert_eq!(fast, slow, "depth {depth}\n{pos:?}");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod runner_tests {
+    use super::*;
+    use gunjin::Ruleset;
+
+    fn position(pieces: &[(&str, Side, Kind)]) -> Position {
+        Position::from_pieces(
+            Ruleset::STANDARD,
+            pieces.iter().map(|&(name, side, kind)| {
+                let sq = Square::parse(name).expect("a square of the board");
+                (sq, Piece { side, kind })
+            }),
+            Side::Sente,
+            0,
+        )
+        .expect("a legal arrangement")
+    }
+
+    #[test]
+    fn an_officer_nothing_beats_is_a_runner() {
+        // Sente's lieutenant general on c4: gote's mobile pieces are a captain and a tank,
+        // neither of which beats it, and a captain holds gote's HQ.
+        let pos = position(&[
+            ("cd1", Side::Sente, Kind::Captain),
+            ("c4", Side::Sente, Kind::LieutenantGeneral),
+            ("cd8", Side::Gote, Kind::Captain),
+            ("a7", Side::Gote, Kind::Tank),
+        ]);
+        let tables = Tables::new();
+        let d = nearest_runner(&pos, Side::Sente, &tables);
+        assert_eq!(
+            d,
+            Some(tables.distance(Side::Sente, Square::parse("c4").expect("sq")))
+        );
+        // Gote's captains are no runners: sente's lieutenant general beats them.
+        assert_eq!(nearest_runner(&pos, Side::Gote, &tables), None);
+    }
+
+    #[test]
+    fn a_piece_that_beats_it_or_a_mine_in_the_hq_stops_the_runner() {
+        let tables = Tables::new();
+        let spy = position(&[
+            ("cd1", Side::Sente, Kind::Captain),
+            ("c4", Side::Sente, Kind::General),
+            ("cd8", Side::Gote, Kind::Captain),
+            ("a7", Side::Gote, Kind::Spy),
+        ]);
+        assert_eq!(
+            nearest_runner(&spy, Side::Sente, &tables),
+            None,
+            "the spy beats the general"
+        );
+        let mined = position(&[
+            ("cd1", Side::Sente, Kind::Captain),
+            ("c4", Side::Sente, Kind::LieutenantGeneral),
+            ("cd8", Side::Gote, Kind::Mine),
+            ("a7", Side::Gote, Kind::Tank),
+        ]);
+        assert_eq!(
+            nearest_runner(&mined, Side::Sente, &tables),
+            None,
+            "a mine holds the HQ"
+        );
+    }
+
+    #[test]
+    fn the_runner_term_pulls_the_runner_home() {
+        // Sente's lieutenant general on `at`, nothing of gote's able to stop it.
+        let runner_on = |at: &str| {
+            position(&[
+                ("cd1", Side::Sente, Kind::Captain),
+                (at, Side::Sente, Kind::LieutenantGeneral),
+                ("cd8", Side::Gote, Kind::Captain),
+                ("a7", Side::Gote, Kind::Tank),
+            ])
+        };
+        let (far, near) = (runner_on("c3"), runner_on("c6"));
+        let tables = Tables::new();
+        let with = |pos: &Position| evaluate(pos, Side::Sente, &tables, &FULL_WEIGHTS);
+        let without = |pos: &Position| {
+            let w = Weights {
+                runner: 0,
+                ..FULL_WEIGHTS
+            };
+            evaluate(pos, Side::Sente, &tables, &w)
+        };
+        let gain = |pos: &Position| with(pos) - without(pos);
+        assert!(gain(&far) > 0, "a runner is worth something anywhere");
+        assert!(gain(&near) > gain(&far), "and more the closer it is");
     }
 }

@@ -153,6 +153,10 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     if let Some(n) = args.nodes {
         budget = budget.and_nodes(n);
     }
+    // Built before the clock runs, as the page builds them while the player arranges.
+    for level in Level::ALL {
+        gunjin_ai::prepare(level);
+    }
     let pairs = args.games.div_ceil(2).max(1);
     let mut t = Tally::default();
     let mut verdict = None;

@@ -72,6 +72,9 @@ pub fn cpu_move_json(
 pub fn cpu_deployment(side: &str, level: &str, seed: u32) -> Result<String, CpuError> {
     let side = Side::from_id(side).ok_or_else(|| CpuError::BadSide(side.to_owned()))?;
     let level = level_of(level)?;
+    // The deployment is asked for before the player arranges: time to build what the level's
+    // first move would otherwise spend its budget on.
+    gunjin_ai::prepare(level);
     Ok(crate::to_json(
         &choose_deployment(side, level, u64::from(seed)).to_wire(),
     ))
