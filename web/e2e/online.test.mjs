@@ -276,7 +276,14 @@ describe('play a friend by URL', () => {
         }
       };
       await play(6);
-      const plies = await host.$$eval('.log li', (els) => els.length);
+      // The last move may still be on its way to the page that did not make it.
+      const logLength = (page) => page.$$eval('.log li', (els) => els.length);
+      let plies = await logLength(host);
+      for (let tries = 0; plies !== (await logLength(guest)) && tries < 100; tries++) {
+        await host.waitForTimeout(100);
+        plies = await logLength(host);
+      }
+      assert.equal(await logLength(guest), plies, 'both pages show every move before the kill');
       await own.kill();
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="waiting"]');
@@ -285,7 +292,7 @@ describe('play a friend by URL', () => {
       await own.start();
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
-        assert.equal(await page.$$eval('.log li', (els) => els.length), plies, 'the same record after the restart');
+        assert.equal(await logLength(page), plies, 'the same record after the restart');
       }
       await play(6);
       assert.ok((await host.$$eval('.log li', (els) => els.length)) > plies || (await phase(host)) === 'over', 'the game went on');
