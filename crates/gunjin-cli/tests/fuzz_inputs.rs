@@ -14,6 +14,9 @@
 // Test code: a failed unwrap is a failed test.
 #![allow(clippy::unwrap_used)]
 
+#[path = "../../../testing/json_mutation.rs"]
+mod json_mutation;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -23,6 +26,7 @@ use gunjin::rand::rngs::SmallRng;
 use gunjin::rand::{RngExt, SeedableRng};
 use gunjin::wire::WireView;
 use gunjin::{BySide, Deployment, Game, Kind, Move, Ruleset, Setup, Side, Square};
+use json_mutation::Mutation;
 use proptest::prelude::*;
 use serde_json::{Map, Value, json};
 
@@ -343,15 +347,6 @@ fn json_line() -> impl Strategy<Value = Vec<u8>> {
     prop_oneof![json_value(), request_shaped()].prop_map(|v| v.to_string().into_bytes())
 }
 
-/// One step of a mutation: which operation, two parameters, and a value to put somewhere.
-#[derive(Clone, Debug)]
-struct Mutation {
-    op: u8,
-    a: usize,
-    b: usize,
-    value: Value,
-}
-
 fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
     prop::collection::vec(
         (
@@ -365,109 +360,15 @@ fn mutations() -> impl Strategy<Value = Vec<Mutation>> {
     )
 }
 
-fn node_count(v: &Value) -> usize {
-    1 + match v {
-        Value::Array(a) => a.iter().map(node_count).sum(),
-        Value::Object(o) => o.values().map(node_count).sum(),
-        _ => 0,
-    }
-}
-
-/// The `n`-th node of `v` in pre-order.
-fn nth_node(v: &mut Value, mut n: usize) -> Option<&mut Value> {
-    if n == 0 {
-        return Some(v);
-    }
-    n -= 1;
-    let children: Vec<&mut Value> = match v {
-        Value::Array(a) => a.iter_mut().collect(),
-        Value::Object(o) => o.values_mut().collect(),
-        _ => return None,
-    };
-    for child in children {
-        let size = node_count(child);
-        if n < size {
-            return nth_node(child, n);
-        }
-        n -= size;
-    }
-    None
-}
-
-/// Applies the mutations to a request: JSON-level ones (replace, delete, insert, rename, swap)
-/// while the request is still JSON, byte-level ones (truncate, set, insert, delete, repeat)
-/// after. Never yields a newline.
+/// Applies the mutations to a request; never yields a newline.
 fn mutate(request: &Value, plan: &[Mutation]) -> Vec<u8> {
-    let mut value = Some(request.clone());
-    let mut bytes = Vec::new();
-    for m in plan {
-        match (&mut value, m.op) {
-            (Some(v), 0..=4) => {
-                let n = m.a % node_count(v);
-                let Some(node) = nth_node(v, n) else { continue };
-                match (m.op, node) {
-                    (0, node) => *node = m.value.clone(),
-                    (1, Value::Array(a)) if !a.is_empty() => {
-                        a.remove(m.b % a.len());
-                    }
-                    (1, Value::Object(o)) if !o.is_empty() => {
-                        let key = o.keys().nth(m.b % o.len()).unwrap().clone();
-                        o.remove(&key);
-                    }
-                    (2, Value::Array(a)) => a.push(m.value.clone()),
-                    (2, Value::Object(o)) => {
-                        o.insert(WORDS[m.b % WORDS.len()].to_owned(), m.value.clone());
-                    }
-                    (3, Value::Object(o)) if !o.is_empty() => {
-                        let key = o.keys().nth(m.b % o.len()).unwrap().clone();
-                        let moved = o.remove(&key).unwrap();
-                        o.insert(WORDS[m.a % WORDS.len()].to_owned(), moved);
-                    }
-                    (4, Value::Object(o)) if o.len() >= 2 => {
-                        let keys: Vec<String> = o.keys().cloned().collect();
-                        let (i, j) = (m.b % keys.len(), (m.b / 7) % keys.len());
-                        let first = o[&keys[i]].clone();
-                        let second = std::mem::replace(o.get_mut(&keys[j]).unwrap(), first);
-                        o[&keys[i]] = second;
-                    }
-                    _ => {}
-                }
-            }
-            (Some(_), _) => {
-                bytes = value.take().unwrap().to_string().into_bytes();
-                mutate_bytes(&mut bytes, m);
-            }
-            (None, 0..=4) => {}
-            (None, _) => mutate_bytes(&mut bytes, m),
-        }
-    }
-    if let Some(v) = value {
-        bytes = v.to_string().into_bytes();
-    }
+    let mut bytes = json_mutation::mutate(request, plan, WORDS);
     for b in &mut bytes {
         if *b == b'\n' {
             *b = b' ';
         }
     }
     bytes
-}
-
-fn mutate_bytes(bytes: &mut Vec<u8>, m: &Mutation) {
-    let len = bytes.len().max(1);
-    let at = m.a % len;
-    match m.op {
-        5 => bytes.truncate(at),
-        6 if !bytes.is_empty() => bytes[at] = m.b as u8,
-        7 => bytes.insert(at.min(bytes.len()), m.b as u8),
-        8 if !bytes.is_empty() => {
-            bytes.remove(at);
-        }
-        _ => {
-            let end = (at + 1 + m.b % 16).min(bytes.len());
-            let piece = bytes[at.min(end)..end].to_vec();
-            bytes.splice(at.min(end)..at.min(end), piece);
-        }
-    }
 }
 
 // ---------------------------------------------------------------------------------------------
