@@ -840,13 +840,13 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
         Break::DropEnemy => {
             pieces.remove(&enemy[a % enemy.len()]);
         }
-        Break::AddOwn => {
+        Break::AddOwn if !empty.is_empty() => {
             pieces.insert(
                 empty[a % empty.len()].to_owned(),
                 json!({"side":me,"kind":kind(b)}),
             );
         }
-        Break::AddEnemy => {
+        Break::AddEnemy if !empty.is_empty() => {
             let them = Side::from_id(&me).unwrap().opponent();
             pieces.insert(empty[a % empty.len()].to_owned(), json!({"side":them}));
         }
@@ -855,7 +855,7 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             let was = Kind::from_id(piece["kind"].as_str().unwrap()).unwrap();
             piece["kind"] = json!(kind(was.index() + 1 + b % 15));
         }
-        Break::MoveOwn => {
+        Break::MoveOwn if !empty.is_empty() => {
             let piece = pieces.remove(&own[a % own.len()]).unwrap();
             pieces.insert(empty[b % empty.len()].to_owned(), piece);
         }
@@ -941,6 +941,9 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             return break_view(view, Break::AppendPly, a, b);
         }
         Break::NonSquarePly => return break_view(view, Break::NonSquarePiece, a, b),
+        // Before the first battle every square is taken: nowhere to add or move a piece to.
+        Break::AddOwn | Break::MoveOwn => return break_view(view, Break::ChangeOwnKind, a, b),
+        Break::AddEnemy => return break_view(view, Break::DropEnemy, a, b),
         Break::AppendPly => {
             let sq = |i: usize| Square::all().nth(i % Square::COUNT).unwrap().name();
             let ply = json!({"side": view["to_move"], "from": sq(a), "to": sq(b), "battle": null});
@@ -948,6 +951,52 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
         }
     }
     "bad_view"
+}
+
+/// Sends `game`'s view for `viewer` whole and then broken by `how`: the first must be answered,
+/// the second refused with the code the break calls for.
+fn check_broken_view(
+    game: &Game,
+    viewer: Side,
+    how: Break,
+    a: usize,
+    b: usize,
+) -> Result<(), TestCaseError> {
+    let view = view_value(game, viewer);
+    let mut broken = view.clone();
+    let expected = break_view(&mut broken, how, a, b);
+    let good = go_request(&view, "random", a as u64).to_string();
+    let bad = go_request(&broken, "random", a as u64).to_string();
+    let mut p = Program::start("bot");
+    let answers = p.send_lines(&[&good, &bad]);
+    let good_answer = check_answer(&answers[0], BOT_CODES, good.as_bytes());
+    let on_move = game.position().to_move() == viewer;
+    prop_assert_eq!(
+        code_of(&good_answer),
+        if on_move { "ok" } else { "no_move" }
+    );
+    let bad_answer = check_answer(&answers[1], BOT_CODES, bad.as_bytes());
+    prop_assert_eq!(
+        code_of(&bad_answer),
+        expected,
+        "{:?} after {} plies: {}",
+        how,
+        game.history().len(),
+        bad_answer
+    );
+    p.finish();
+    Ok(())
+}
+
+/// At the start every square is taken; each break still finds something to break.
+#[test]
+fn views_of_the_full_opening_board_are_refused_when_broken() {
+    let game = random_game(3, 0, false, true);
+    for viewer in Side::ALL {
+        for (i, how) in BREAKS.iter().enumerate() {
+            check_broken_view(&game, viewer, *how, i, 7 * i + 1).unwrap();
+        }
+    }
 }
 
 proptest! {
@@ -967,22 +1016,7 @@ proptest! {
     ) {
         let game = random_game(seed, plies, battles, true);
         prop_assume!(game.status().is_ongoing());
-        let view = view_value(&game, viewer);
-        let mut broken = view.clone();
-        let expected = break_view(&mut broken, how, a, b);
-        let good = go_request(&view, "random", seed).to_string();
-        let bad = go_request(&broken, "random", seed).to_string();
-        let mut p = Program::start("bot");
-        let answers = p.send_lines(&[&good, &bad]);
-        let good_answer = check_answer(&answers[0], BOT_CODES, good.as_bytes());
-        let on_move = game.position().to_move() == viewer;
-        prop_assert_eq!(code_of(&good_answer), if on_move { "ok" } else { "no_move" });
-        let bad_answer = check_answer(&answers[1], BOT_CODES, bad.as_bytes());
-        prop_assert_eq!(
-            code_of(&bad_answer), expected,
-            "{:?} after {} plies: {}", how, game.history().len(), bad_answer
-        );
-        p.finish();
+        check_broken_view(&game, viewer, how, a, b)?;
     }
 
     /// Any mangling of a real view is answered; an accepted one gets a move of one of the
