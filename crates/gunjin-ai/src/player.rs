@@ -2,7 +2,9 @@
 //! with the best value on average over the worlds.
 
 use gunjin::rand::{RngExt, SeedableRng, rngs::SmallRng};
-use gunjin::{Kind, Move, Piece, PlayerView, Position, Ruleset, Square};
+use gunjin::{
+    Kind, Move, Outcome, Piece, PlayerView, Position, Ruleset, Side, Square, resolve_battle,
+};
 
 use crate::belief::{Belief, Reading};
 use crate::budget::Budget;
@@ -25,7 +27,8 @@ pub enum Level {
     /// 上級: three plies (plus battles and HQ threats) over as many imagined worlds as half the
     /// budget allows (up to 24), then four plies for the best few moves; reads the enemy's
     /// behaviour (advancing pieces are likely officers, attackers likely strong); walks its spy
-    /// to a general it has found and its general to officers it knows it beats.
+    /// to a general it has found and its general to officers it knows it beats; when ahead and
+    /// the no-battle draw comes near, walks its pieces towards enemy pieces they beat.
     Advanced,
 }
 
@@ -63,6 +66,7 @@ impl Level {
                 temperature: Some(30.0),
                 blunder: 0.03,
                 probe_bonus: 0,
+                contact: 0,
                 spy_hunt: 0,
                 general_hunt: 0,
                 hq_check: true,
@@ -82,6 +86,7 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 0,
+                contact: 0,
                 spy_hunt: 0,
                 general_hunt: 0,
                 hq_check: true,
@@ -101,6 +106,7 @@ impl Level {
                 temperature: None,
                 blunder: 0.0,
                 probe_bonus: 30,
+                contact: 20,
                 spy_hunt: 40,
                 general_hunt: 40,
                 hq_check: true,
@@ -147,6 +153,10 @@ pub(crate) struct Plan {
     /// Worth of probing an unknown piece with a cheap one (and cost of revealing a high
     /// officer), added at the root.
     probe_bonus: i32,
+    /// Once the no-battle draw comes near and the side is ahead, worth of each step a piece takes
+    /// towards an enemy piece it beats (in the imagined worlds), added at the root; it grows as
+    /// the draw comes closer. The search alone sees a battle only a few steps away.
+    contact: i32,
     /// Worth of each step the spy takes towards the enemy general once the belief knows for
     /// certain where it stands, added at the root (the search alone sees only a few steps).
     spy_hunt: i32,
@@ -176,6 +186,7 @@ pub(crate) const GREEDY: Plan = Plan {
     temperature: None,
     blunder: 0.0,
     probe_bonus: 0,
+    contact: 0,
     spy_hunt: 0,
     general_hunt: 0,
     hq_check: false,
@@ -487,7 +498,70 @@ fn decide_told(
             *score += f64::from(hunt_bonus(view, hunter, &to_prey, *mv, unit));
         }
     }
+    if plan.contact != 0 {
+        let bonus = contact_bonus(
+            view.side(),
+            view.plies_without_battle(),
+            &worlds,
+            &moves,
+            &scores,
+            plan.contact,
+        );
+        for (score, b) in scores.iter_mut().zip(bonus) {
+            *score += b;
+        }
+    }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// Quiet plies after which a side ahead starts walking towards battles.
+const CONTACT_FROM: u16 = 40;
+
+/// For each of `me`'s moves, when the no-battle draw comes near (`quiet` plies without battle, from
+/// `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw comes closer) for each step the moving
+/// piece comes closer to the nearest enemy piece it beats, on average over the worlds. A draw
+/// throws a won game away; the search alone sees battles only a few steps ahead.
+fn contact_bonus(
+    me: Side,
+    quiet: u16,
+    worlds: &[(Position, Known)],
+    moves: &[Move],
+    scores: &[f64],
+    unit: i32,
+) -> Vec<f64> {
+    let mut bonus = vec![0.0f64; moves.len()];
+    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    if quiet < CONTACT_FROM || worlds.is_empty() || best <= 0.0 {
+        return bonus;
+    }
+    for (pos, _) in worlds {
+        let enemies: Vec<(Kind, [u8; Square::COUNT])> = pos
+            .pieces()
+            .filter(|(sq, p)| p.side != me && !sq.is_hq())
+            .map(|(sq, p)| (p.kind, steps_from(sq)))
+            .collect();
+        for (b, mv) in bonus.iter_mut().zip(moves) {
+            let Some(att) = pos.piece_at(mv.from) else {
+                continue;
+            };
+            let nearest = |at: Square| {
+                enemies
+                    .iter()
+                    .filter(|(kind, _)| {
+                        resolve_battle(att.kind, *kind, None, pos.rules()) == Outcome::Attacker
+                    })
+                    .map(|(_, steps)| i32::from(steps[at.index()]))
+                    .min()
+            };
+            if let (Some(before), Some(after)) = (nearest(mv.from), nearest(mv.to)) {
+                *b += f64::from(before - after);
+            }
+        }
+    }
+    let urgency = 1.0 + f64::from(quiet - CONTACT_FROM) / 20.0;
+    let scale = f64::from(unit) * urgency / worlds.len() as f64;
+    bonus.iter_mut().for_each(|b| *b *= scale);
+    bonus
 }
 
 /// The enemy general's square once the belief knows it for certain: the spy beats it.
@@ -638,6 +712,61 @@ mod tests {
         let other = own(false);
         let to = other.neighbours().next().expect("a neighbour");
         assert_eq!(bonus(other, to), 0, "a piece that is not the {hunter}");
+    }
+
+    /// Sente's general on c3 and lieutenant on a2; gote's captain on c6 and mine on f7.
+    fn general_far_from_a_captain() -> Position {
+        let at = |name| Square::parse(name).expect("a square");
+        let piece = |side, kind| Piece { side, kind };
+        Position::from_pieces(
+            Ruleset::STANDARD,
+            [
+                (at("c3"), piece(Side::Sente, Kind::General)),
+                (at("a2"), piece(Side::Sente, Kind::Lieutenant)),
+                (at("c6"), piece(Side::Gote, Kind::Captain)),
+                (at("f7"), piece(Side::Gote, Kind::Mine)),
+            ],
+            Side::Sente,
+            0,
+        )
+        .expect("a legal arrangement")
+    }
+
+    #[test]
+    fn near_the_no_battle_draw_the_side_ahead_walks_towards_what_it_beats() {
+        let pos = general_far_from_a_captain();
+        let worlds = [(pos.clone(), Known::nothing())];
+        let mv = |from, to| Move {
+            from: Square::parse(from).expect("a square"),
+            to: Square::parse(to).expect("a square"),
+        };
+        // Towards the captain, away from it, and the lieutenant (whom the captain beats) moving.
+        let moves = [mv("c3", "c4"), mv("c3", "c2"), mv("a2", "a3")];
+        let ahead = [100.0, 0.0, 0.0];
+        let bonus =
+            |quiet, scores: &[f64]| contact_bonus(Side::Sente, quiet, &worlds, &moves, scores, 20);
+        let near = bonus(60, &ahead);
+        assert!(near[0] > 0.0 && near[1] < 0.0, "{near:?}");
+        assert!(
+            (near[0] + near[1]).abs() < 1e-9,
+            "a step either way is worth the same"
+        );
+        assert_eq!(near[2], 0.0, "the lieutenant beats nothing in sight");
+        let nearer = bonus(80, &ahead);
+        assert!(
+            nearer[0] > near[0],
+            "more as the draw comes closer: {nearer:?}"
+        );
+        assert_eq!(
+            bonus(CONTACT_FROM - 1, &ahead),
+            vec![0.0; 3],
+            "the draw is still far"
+        );
+        assert_eq!(
+            bonus(60, &[0.0, -50.0, -10.0]),
+            vec![0.0; 3],
+            "not ahead: a draw is welcome"
+        );
     }
 
     #[test]
