@@ -828,13 +828,15 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
         .collect();
     let history_len = view["history"].as_array().unwrap().len();
     let removed_own = view["removed"]["own"].as_array().unwrap().len();
+    // Pieces to give a malformed square, kind or side: the viewer's own if it has any left.
+    let named = if own.is_empty() { &enemy } else { &own };
     let kind = |i: usize| Kind::ALL[i % Kind::ALL.len()].id();
     let pieces = view["pieces"].as_object_mut().unwrap();
     match how {
         Break::EnemyKind => {
             pieces[&enemy[a % enemy.len()]]["kind"] = json!(kind(b));
         }
-        Break::DropOwn => {
+        Break::DropOwn if !own.is_empty() => {
             pieces.remove(&own[a % own.len()]);
         }
         Break::DropEnemy => {
@@ -850,12 +852,12 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             let them = Side::from_id(&me).unwrap().opponent();
             pieces.insert(empty[a % empty.len()].to_owned(), json!({"side":them}));
         }
-        Break::ChangeOwnKind => {
+        Break::ChangeOwnKind if !own.is_empty() => {
             let piece = &mut pieces[&own[a % own.len()]];
             let was = Kind::from_id(piece["kind"].as_str().unwrap()).unwrap();
             piece["kind"] = json!(kind(was.index() + 1 + b % 15));
         }
-        Break::MoveOwn if !empty.is_empty() => {
+        Break::MoveOwn if !empty.is_empty() && !own.is_empty() => {
             let piece = pieces.remove(&own[a % own.len()]).unwrap();
             pieces.insert(empty[b % empty.len()].to_owned(), piece);
         }
@@ -918,7 +920,7 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             view["side"] = json!(side.opponent());
         }
         Break::NonSquarePiece => {
-            let piece = pieces.remove(&own[a % own.len()]).unwrap();
+            let piece = pieces.remove(&named[a % named.len()]).unwrap();
             pieces.insert(NOT_SQUARES[b % NOT_SQUARES.len()].to_owned(), piece);
             return "bad_request";
         }
@@ -928,11 +930,11 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             return "bad_request";
         }
         Break::NoSuchKind => {
-            pieces[&own[a % own.len()]]["kind"] = json!("dragon");
+            pieces[&named[a % named.len()]]["kind"] = json!("dragon");
             return "bad_request";
         }
         Break::NoSuchSide => {
-            pieces[&own[a % own.len()]]["side"] = json!("red");
+            pieces[&named[a % named.len()]]["side"] = json!("red");
             return "bad_request";
         }
         // Nothing to drop or change in the history or removals yet: another break.
@@ -942,7 +944,12 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
         }
         Break::NonSquarePly => return break_view(view, Break::NonSquarePiece, a, b),
         // Before the first battle every square is taken: nowhere to add or move a piece to.
-        Break::AddOwn | Break::MoveOwn => return break_view(view, Break::ChangeOwnKind, a, b),
+        // And a side may have lost its last piece on its own move: the game goes on until its
+        // turn comes, so there is no own piece to drop, change or move.
+        Break::AddOwn => return break_view(view, Break::ChangeOwnKind, a, b),
+        Break::MoveOwn if own.is_empty() => return break_view(view, Break::AddOwn, a, b),
+        Break::MoveOwn => return break_view(view, Break::ChangeOwnKind, a, b),
+        Break::DropOwn | Break::ChangeOwnKind => return break_view(view, Break::AddOwn, a, b),
         Break::AddEnemy => return break_view(view, Break::DropEnemy, a, b),
         Break::AppendPly => {
             let sq = |i: usize| Square::all().nth(i % Square::COUNT).unwrap().name();
@@ -996,6 +1003,18 @@ fn views_of_the_full_opening_board_are_refused_when_broken() {
         for (i, how) in BREAKS.iter().enumerate() {
             check_broken_view(&game, viewer, *how, i, 7 * i + 1).unwrap();
         }
+    }
+}
+
+/// Sente lost its last piece on its own move: gote is to move and the game goes on until sente's
+/// turn comes. Each break still finds something to break (found by the property test below).
+#[test]
+fn views_of_a_side_without_pieces_are_refused_when_broken() {
+    let game = random_game(607_378_585_635_121_012, 177, true, true);
+    assert!(game.status().is_ongoing());
+    assert!(game.position().pieces().all(|(_, p)| p.side == Side::Gote));
+    for (i, how) in BREAKS.iter().enumerate() {
+        check_broken_view(&game, Side::Sente, *how, i, 7 * i + 1).unwrap();
     }
 }
 
