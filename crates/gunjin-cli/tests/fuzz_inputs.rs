@@ -833,13 +833,13 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
     let kind = |i: usize| Kind::ALL[i % Kind::ALL.len()].id();
     let pieces = view["pieces"].as_object_mut().unwrap();
     match how {
-        Break::EnemyKind => {
+        Break::EnemyKind if !enemy.is_empty() => {
             pieces[&enemy[a % enemy.len()]]["kind"] = json!(kind(b));
         }
         Break::DropOwn if !own.is_empty() => {
             pieces.remove(&own[a % own.len()]);
         }
-        Break::DropEnemy => {
+        Break::DropEnemy if !enemy.is_empty() => {
             pieces.remove(&enemy[a % enemy.len()]);
         }
         Break::AddOwn if !empty.is_empty() => {
@@ -914,6 +914,11 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
             } else {
                 json!({"state":"draw","reason":"no_battle_limit"})
             };
+            // A finished view must show every enemy kind; with no enemy piece on the board
+            // there is none to miss, and a finished game's view is only answered `no_move`.
+            if enemy.is_empty() {
+                return "no_move";
+            }
         }
         Break::FlipSide => {
             let side = Side::from_id(&me).unwrap();
@@ -945,11 +950,12 @@ fn break_view(view: &mut Value, how: Break, a: usize, b: usize) -> &'static str 
         Break::NonSquarePly => return break_view(view, Break::NonSquarePiece, a, b),
         // Before the first battle every square is taken: nowhere to add or move a piece to.
         // And a side may have lost its last piece on its own move: the game goes on until its
-        // turn comes, so there is no own piece to drop, change or move.
+        // turn comes, so there is no own (or enemy) piece to drop, change or move.
         Break::AddOwn => return break_view(view, Break::ChangeOwnKind, a, b),
         Break::MoveOwn if own.is_empty() => return break_view(view, Break::AddOwn, a, b),
         Break::MoveOwn => return break_view(view, Break::ChangeOwnKind, a, b),
         Break::DropOwn | Break::ChangeOwnKind => return break_view(view, Break::AddOwn, a, b),
+        Break::EnemyKind | Break::DropEnemy => return break_view(view, Break::AddEnemy, a, b),
         Break::AddEnemy => return break_view(view, Break::DropEnemy, a, b),
         Break::AppendPly => {
             let sq = |i: usize| Square::all().nth(i % Square::COUNT).unwrap().name();
@@ -1013,6 +1019,18 @@ fn views_of_a_side_without_pieces_are_refused_when_broken() {
     let game = random_game(607_378_585_635_121_012, 177, true, true);
     assert!(game.status().is_ongoing());
     assert!(game.position().pieces().all(|(_, p)| p.side == Side::Gote));
+    for (i, how) in BREAKS.iter().enumerate() {
+        check_broken_view(&game, Side::Sente, *how, i, 7 * i + 1).unwrap();
+    }
+}
+
+/// The same with the sides turned: gote lost its last piece on its own move, and sente, the
+/// viewer, is to move.
+#[test]
+fn views_of_an_enemy_without_pieces_are_refused_when_broken() {
+    let game = random_game(12_190_716_971_495_949_666, 216, true, true);
+    assert!(game.status().is_ongoing());
+    assert!(game.position().pieces().all(|(_, p)| p.side == Side::Sente));
     for (i, how) in BREAKS.iter().enumerate() {
         check_broken_view(&game, Side::Sente, *how, i, 7 * i + 1).unwrap();
     }
