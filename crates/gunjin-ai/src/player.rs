@@ -517,10 +517,11 @@ fn decide_told(
 /// Quiet plies after which a side ahead starts walking towards battles.
 const CONTACT_FROM: u16 = 40;
 
-/// For each of `me`'s moves, when the no-battle draw comes near (`quiet` plies without battle, from
-/// `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw comes closer) for each step the moving
-/// piece comes closer to the nearest enemy piece it beats, on average over the worlds. A draw
-/// throws a won game away; the search alone sees battles only a few steps ahead.
+/// For each of `me`'s moves, when the no-battle draw comes near (`quiet` plies without battle,
+/// from `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw
+/// comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats,
+/// on average over the worlds. A draw throws a won game away; the search alone sees battles only
+/// a few steps ahead.
 fn contact_bonus(
     me: Side,
     quiet: u16,
@@ -531,24 +532,31 @@ fn contact_bonus(
 ) -> Vec<f64> {
     let mut bonus = vec![0.0f64; moves.len()];
     let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    if quiet < CONTACT_FROM || worlds.is_empty() || best <= 0.0 {
+    let Some((first, _)) = worlds.first() else {
+        return bonus;
+    };
+    if quiet < CONTACT_FROM || best <= 0.0 {
         return bonus;
     }
+    // The worlds differ only in the enemy's kinds, not in where its pieces stand.
+    let enemy_steps: Vec<(Square, [u8; Square::COUNT])> = first
+        .pieces()
+        .filter(|(sq, p)| p.side != me && !sq.is_hq())
+        .map(|(sq, _)| (sq, steps_from(sq)))
+        .collect();
     for (pos, _) in worlds {
-        let enemies: Vec<(Kind, [u8; Square::COUNT])> = pos
-            .pieces()
-            .filter(|(sq, p)| p.side != me && !sq.is_hq())
-            .map(|(sq, p)| (p.kind, steps_from(sq)))
-            .collect();
         for (b, mv) in bonus.iter_mut().zip(moves) {
             let Some(att) = pos.piece_at(mv.from) else {
                 continue;
             };
             let nearest = |at: Square| {
-                enemies
+                enemy_steps
                     .iter()
-                    .filter(|(kind, _)| {
-                        resolve_battle(att.kind, *kind, None, pos.rules()) == Outcome::Attacker
+                    .filter(|(sq, _)| {
+                        pos.piece_at(*sq).is_some_and(|def| {
+                            resolve_battle(att.kind, def.kind, None, pos.rules())
+                                == Outcome::Attacker
+                        })
                     })
                     .map(|(_, steps)| i32::from(steps[at.index()]))
                     .min()
