@@ -1001,14 +1001,19 @@ fn check_broken_view(
     Ok(())
 }
 
+/// Every break of `game`'s view for `viewer` is refused with its code.
+fn check_every_break(game: &Game, viewer: Side) {
+    for (i, how) in BREAKS.iter().enumerate() {
+        check_broken_view(game, viewer, *how, i, 7 * i + 1).unwrap();
+    }
+}
+
 /// At the start every square is taken; each break still finds something to break.
 #[test]
 fn views_of_the_full_opening_board_are_refused_when_broken() {
     let game = random_game(3, 0, false, true);
     for viewer in Side::ALL {
-        for (i, how) in BREAKS.iter().enumerate() {
-            check_broken_view(&game, viewer, *how, i, 7 * i + 1).unwrap();
-        }
+        check_every_break(&game, viewer);
     }
 }
 
@@ -1019,9 +1024,7 @@ fn views_of_a_side_without_pieces_are_refused_when_broken() {
     let game = random_game(607_378_585_635_121_012, 177, true, true);
     assert!(game.status().is_ongoing());
     assert!(game.position().pieces().all(|(_, p)| p.side == Side::Gote));
-    for (i, how) in BREAKS.iter().enumerate() {
-        check_broken_view(&game, Side::Sente, *how, i, 7 * i + 1).unwrap();
-    }
+    check_every_break(&game, Side::Sente);
 }
 
 /// The same with the sides turned: gote lost its last piece on its own move, and sente, the
@@ -1031,9 +1034,7 @@ fn views_of_an_enemy_without_pieces_are_refused_when_broken() {
     let game = random_game(12_190_716_971_495_949_666, 216, true, true);
     assert!(game.status().is_ongoing());
     assert!(game.position().pieces().all(|(_, p)| p.side == Side::Sente));
-    for (i, how) in BREAKS.iter().enumerate() {
-        check_broken_view(&game, Side::Sente, *how, i, 7 * i + 1).unwrap();
-    }
+    check_every_break(&game, Side::Sente);
 }
 
 proptest! {
