@@ -724,20 +724,12 @@ mod tests {
 
     /// Sente's general on c3 and lieutenant on a2; gote's captain on c6 and mine on f7.
     fn general_far_from_a_captain() -> Position {
-        let at = |name| Square::parse(name).expect("a square");
-        let piece = |side, kind| Piece { side, kind };
-        Position::from_pieces(
-            Ruleset::STANDARD,
-            [
-                (at("c3"), piece(Side::Sente, Kind::General)),
-                (at("a2"), piece(Side::Sente, Kind::Lieutenant)),
-                (at("c6"), piece(Side::Gote, Kind::Captain)),
-                (at("f7"), piece(Side::Gote, Kind::Mine)),
-            ],
-            Side::Sente,
-            0,
-        )
-        .expect("a legal arrangement")
+        crate::search::runner_tests::position(&[
+            ("c3", Side::Sente, Kind::General),
+            ("a2", Side::Sente, Kind::Lieutenant),
+            ("c6", Side::Gote, Kind::Captain),
+            ("f7", Side::Gote, Kind::Mine),
+        ])
     }
 
     #[test]

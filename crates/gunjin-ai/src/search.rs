@@ -1003,11 +1003,13 @@ mod tests {
 }
 
 #[cfg(test)]
-mod runner_tests {
+pub(crate) mod runner_tests {
     use super::*;
     use gunjin::Ruleset;
 
-    fn position(pieces: &[(&str, Side, Kind)]) -> Position {
+    /// The pieces on the named squares, sente to move, no quiet plies (for other modules' tests
+    /// too).
+    pub(crate) fn position(pieces: &[(&str, Side, Kind)]) -> Position {
         Position::from_pieces(
             Ruleset::STANDARD,
             pieces.iter().map(|&(name, side, kind)| {
