@@ -18,7 +18,8 @@
 //! - The shape of a request is checked before the game: `{"cmd":"move"}` is `bad_request` even
 //!   before any `new`. Unknown extra fields are ignored.
 //! - Bytes that are not UTF-8 are `bad_json`; a line longer than [`MAX_LINE`] bytes is
-//!   `bad_request` (its excess is skipped unread).
+//!   `bad_request` (its excess is skipped unread), unless the part read is already not JSON
+//!   (`"xxxx…"`, a stray byte): that is `bad_json`, as for a short line.
 
 mod error;
 mod request;
@@ -41,9 +42,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut line = Vec::new();
     while let Some(too_long) = read_line(&mut input, &mut line)? {
         let answer = if too_long {
-            Referee::error_line(&RefereeError::BadRequest(format!(
-                "the request line is longer than {MAX_LINE} bytes"
-            )))
+            Referee::error_line(&overlong(&line))
         } else {
             match std::str::from_utf8(&line) {
                 Ok(text) => referee.handle(text),
@@ -57,6 +56,25 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+/// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: `bad_json` when that
+/// part already cannot begin a JSON text (§10: not JSON), else `bad_request` (too long to read).
+fn overlong(kept: &[u8]) -> RefereeError {
+    // The cut may fall inside a UTF-8 character: judge only the whole characters before it.
+    let text = match std::str::from_utf8(kept) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&kept[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => {
+            return RefereeError::BadJson(format!("the line is not UTF-8: {e}"));
+        }
+    };
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Err(e) if !e.is_eof() => RefereeError::BadJson(e.to_string()),
+        _ => RefereeError::BadRequest(format!("the request line is longer than {MAX_LINE} bytes")),
+    }
 }
 
 /// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE`] bytes.
@@ -130,6 +148,34 @@ mod tests {
         assert_eq!(answers.len(), 2);
         assert_eq!(answers[0]["error"]["code"], "bad_request");
         assert_eq!(answers[1]["error"]["code"], "no_game");
+    }
+
+    #[test]
+    fn an_overlong_line_that_is_not_json_is_bad_json_and_the_next_line_is_read() {
+        for head in [
+            &b"x"[..],
+            b"{\"cmd\":\"board\"}}",
+            b"[1,,",
+            b"\xff",
+            b"\"\xe3\x81",
+        ] {
+            let mut input = head.to_vec();
+            input.resize(MAX_LINE + 10, b'x');
+            input.extend_from_slice(b"\n{\"cmd\":\"board\"}\n");
+            let answers = run_text(&input);
+            assert_eq!(answers.len(), 2, "{head:?}");
+            assert_eq!(answers[0]["error"]["code"], "bad_json", "{head:?}");
+            assert_eq!(answers[1]["error"]["code"], "no_game", "{head:?}");
+        }
+        // Cut inside a string or a multi-byte character: it may still be JSON, so too long.
+        for head in [&b"{\"cmd\":\""[..], b"{\"cmd\":\"\xe3\x81\x82"] {
+            let mut input = head.to_vec();
+            input.resize(MAX_LINE - 1, b'a');
+            input.extend_from_slice("\u{3042}\u{3042}\"}\n".as_bytes());
+            let answers = run_text(&input);
+            assert_eq!(answers.len(), 1, "{head:?}");
+            assert_eq!(answers[0]["error"]["code"], "bad_request", "{head:?}");
+        }
     }
 
     #[test]
