@@ -291,3 +291,46 @@ fn nothing_can_be_played_or_resigned_after_the_end() {
     assert_eq!(p.resign(Side::Gote), Err(MoveError::GameOver));
     assert_eq!(p, before);
 }
+
+#[test]
+fn taking_the_flag_or_the_general_does_not_end_the_game() {
+    // The standard rules win by occupation only (taking the flag is a variant, §9); the page's
+    // FAQ: losing the general is not a loss.
+    let mut p = pos("s:major@c5 g:flag@c6 g:spy@f8 s:spy@a1", Side::Sente);
+    let played = p.play(mv("c5", "c6")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker);
+    assert_eq!(played.status, Status::Ongoing);
+
+    let mut p = pos("g:spy@c6 s:general@c5 s:major@a1 g:major@f8", Side::Gote);
+    let played = p.play(mv("c6", "c5")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker);
+    assert_eq!(played.status, Status::Ongoing);
+}
+
+#[test]
+fn losing_every_officer_does_not_end_the_game_while_moves_remain() {
+    // Sente's last officer falls: sente can no longer occupy, but it still has a move.
+    let mut p = pos(
+        "s:major@c5 s:spy@a1 s:engineer@f1 g:general@c6 g:spy@f8",
+        Side::Sente,
+    );
+    let played = p.play(mv("c5", "c6")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Defender);
+    assert_eq!(played.status, Status::Ongoing);
+    assert!(p.removed(Side::Sente).contains(&gunjin::Kind::Major));
+}
+
+#[test]
+fn a_side_left_without_moves_loses_only_when_its_turn_comes() {
+    // Sente's last mobile piece dies attacking; gote can still move, so the game goes on. After
+    // gote's move sente is to move with no move: gote wins.
+    let mut p = pos("s:major@c5 s:flag@a2 g:general@c6 g:spy@f8", Side::Sente);
+    let played = p.play(mv("c5", "c6")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Defender);
+    assert_eq!(played.status, Status::Ongoing);
+    assert!(!p.has_move(Side::Sente));
+    assert_eq!(p.to_move(), Side::Gote);
+    let played = p.play(mv("f8", "e8")).unwrap();
+    assert_eq!(played.status, won(Side::Gote, WinReason::NoMoves));
+    assert!(p.legal_moves().is_empty());
+}
