@@ -464,3 +464,31 @@ fn a_tie_a_mine_and_a_guarded_flag_are_announced_alike() {
         }
     }
 }
+
+#[test]
+fn general_attacking_a_flag_guarded_by_the_spy_is_removed_and_the_spy_stays() {
+    // The page's FAQ: the flag fights with the spy's strength, and the spy beats the general.
+    let mut p = pos(
+        "s:flag@d3 s:spy@d2 s:major@a1 g:general@d4 g:major@a8",
+        Side::Gote,
+    );
+    let start = p.clone();
+    let played = p.play(mv("d4", "d3")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Defender);
+    assert_eq!(kind_at(&p, "d3"), Some((Side::Sente, Kind::Flag)));
+    assert_eq!(kind_at(&p, "d2"), Some((Side::Sente, Kind::Spy)));
+    assert_eq!(kind_at(&p, "d4"), None);
+    assert_eq!(lost(&start, &p, Side::Gote), [Kind::General]);
+    assert!(lost(&start, &p, Side::Sente).is_empty());
+}
+
+#[test]
+fn two_generals_are_both_removed_on_the_board() {
+    let mut p = pos("s:general@c3 s:spy@a1 g:general@c4 g:spy@a8", Side::Sente);
+    let start = p.clone();
+    let played = p.play(mv("c3", "c4")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Both);
+    assert_eq!(kind_at(&p, "c4"), None);
+    assert_eq!(lost(&start, &p, Side::Sente), [Kind::General]);
+    assert_eq!(lost(&start, &p, Side::Gote), [Kind::General]);
+}
