@@ -15,7 +15,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
-use crate::referee::{MAX_LINE, read_line};
+use crate::referee::{MAX_LINE, overlong_not_json, read_line};
 
 use gunjin::wire::WireView;
 use gunjin::{CAMP_SQUARES, Deployment, Kind, Move, PlayerView, Ruleset, Setup, Side, Square};
@@ -125,9 +125,12 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut line = Vec::new();
     while let Some(too_long) = read_line(&mut input, &mut line)? {
         let answer = if too_long {
-            error_line(&BotError::BadRequest(format!(
-                "the request line is longer than {MAX_LINE} bytes"
-            )))
+            error_line(&match overlong_not_json(&line) {
+                Some(why) => BotError::BadJson(why),
+                None => BotError::BadRequest(format!(
+                    "the request line is longer than {MAX_LINE} bytes"
+                )),
+            })
         } else {
             match std::str::from_utf8(&line) {
                 Ok(text) => handle(text),

@@ -61,19 +61,27 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
 /// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: `bad_json` when that
 /// part already cannot begin a JSON text (§10: not JSON), else `bad_request` (too long to read).
 fn overlong(kept: &[u8]) -> RefereeError {
+    match overlong_not_json(kept) {
+        Some(why) => RefereeError::BadJson(why),
+        None => {
+            RefereeError::BadRequest(format!("the request line is longer than {MAX_LINE} bytes"))
+        }
+    }
+}
+
+/// Why the kept part of an over-long line cannot begin a JSON text, or `None` if it may.
+pub(crate) fn overlong_not_json(kept: &[u8]) -> Option<String> {
     // The cut may fall inside a UTF-8 character: judge only the whole characters before it.
     let text = match std::str::from_utf8(kept) {
         Ok(text) => text,
         Err(e) if e.error_len().is_none() => {
             std::str::from_utf8(&kept[..e.valid_up_to()]).unwrap_or_default()
         }
-        Err(e) => {
-            return RefereeError::BadJson(format!("the line is not UTF-8: {e}"));
-        }
+        Err(e) => return Some(format!("the line is not UTF-8: {e}")),
     };
     match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Err(e) if !e.is_eof() => RefereeError::BadJson(e.to_string()),
-        _ => RefereeError::BadRequest(format!("the request line is longer than {MAX_LINE} bytes")),
+        Err(e) if !e.is_eof() => Some(e.to_string()),
+        _ => None,
     }
 }
 

@@ -1104,8 +1104,8 @@ proptest! {
     }
 }
 
-/// A line longer than the limit (1 MiB) is refused whole as `bad_request` without being held in
-/// memory, and the next line is answered: a client cannot make the bot grow without bound.
+/// A line longer than the limit (1 MiB) is refused whole (`bad_request`, or `bad_json` when what
+/// was kept is already not JSON) without being held in memory, and the next line is answered: a client cannot make the bot grow without bound.
 #[test]
 fn the_bot_refuses_an_overlong_line_and_reads_on() {
     let mut p = Program::start("bot");
@@ -1123,6 +1123,15 @@ fn the_bot_refuses_an_overlong_line_and_reads_on() {
             .unwrap()
             .contains("longer than")
     );
+    let second = check_answer(&answers[1], BOT_CODES, b"setup");
+    assert_eq!(second["ok"], true, "{second}");
+    // What is kept of it is already not JSON: as for a short line, `bad_json`.
+    let answers = p.send_lines(&[
+        vec![b'x'; (1 << 20) + 10],
+        br#"{"cmd":"setup","side":"sente","level":"beginner"}"#.to_vec(),
+    ]);
+    let first = check_answer(&answers[0], BOT_CODES, b"(long x)");
+    assert_eq!(code_of(&first), "bad_json", "{first}");
     let second = check_answer(&answers[1], BOT_CODES, b"setup");
     assert_eq!(second["ok"], true, "{second}");
     p.finish();
