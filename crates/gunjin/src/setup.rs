@@ -43,36 +43,47 @@ impl Setup {
     }
 }
 
+/// A square as a message names it: the headquarters with both its spellings, so a setup that
+/// wrote `c1` or `d1` finds its square in the message.
+fn spelled(square: &Square) -> String {
+    if square.is_hq() {
+        let row = square.row();
+        format!("{square} (the headquarters, c{row}/d{row})")
+    } else {
+        square.to_string()
+    }
+}
+
 /// One broken rule of a deployment: the piece, the square and the rule.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, thiserror::Error)]
 pub enum SetupViolation {
     #[error("{kind:?} on {name:?}: {name:?} is not a square of the board")]
     UnknownSquare { name: String, kind: String },
-    #[error("{name:?} on {square} is not a kind of piece")]
+    #[error("{name:?} on {} is not a kind of piece", spelled(.square))]
     UnknownKind { square: Square, name: String },
-    #[error("{kind} on {square}: the square is outside {side}'s camp")]
+    #[error("{kind} on {}: the square is outside {side}'s camp", spelled(.square))]
     OutsideCamp {
         side: Side,
         square: Square,
         kind: Kind,
     },
-    #[error("{square} is given more than one piece ({first}, then {second}): one piece per square")]
+    #[error("{} is given more than one piece ({first}, then {second}): one piece per square", spelled(.square))]
     SquareTwice {
         square: Square,
         first: Kind,
         second: Kind,
     },
-    #[error("{square} is left empty: every square of the camp holds a piece")]
+    #[error("{} is left empty: every square of the camp holds a piece", spelled(.square))]
     EmptySquare { square: Square },
     #[error("{kind}: {found} placed, the game has {expected}")]
     WrongCount { kind: Kind, expected: u8, found: u8 },
-    #[error("mine on {square}: a mine may not stand on an entrance")]
+    #[error("mine on {}: a mine may not stand on an entrance", spelled(.square))]
     MineOnEntrance { square: Square },
-    #[error("flag on {square}: the flag may not stand on an entrance")]
+    #[error("flag on {}: the flag may not stand on an entrance", spelled(.square))]
     FlagOnEntrance { square: Square },
-    #[error("flag on {square}: the flag may not stand on the back row")]
+    #[error("flag on {}: the flag may not stand on the back row", spelled(.square))]
     FlagOnBackRow { square: Square },
-    #[error("mine on {square}: these rules allow no mine in the headquarters")]
+    #[error("mine on {}: these rules allow no mine in the headquarters", spelled(.square))]
     MineInHq { square: Square },
 }
 

@@ -631,3 +631,24 @@ fn a_deployment_round_trips_through_its_wire_map() {
         assert_eq!(Deployment::new(side, &Setup::from_wire(&back), &STD), Ok(d));
     }
 }
+
+#[test]
+fn a_setup_that_names_the_hq_c1_or_d1_finds_that_spelling_in_the_message() {
+    for alias in ["c1", "d1"] {
+        // The flag (on c2 in the fixed setup) written into the HQ under one of its spellings.
+        let entries = SENTE_FIXED.iter().map(|&(square, kind)| match square {
+            "cd1" => (alias, "flag"),
+            "c2" => ("c2", "general"),
+            _ => (square, kind),
+        });
+        let err = Deployment::new(Side::Sente, &Setup::from_names(entries), &STD).unwrap_err();
+        assert_eq!(
+            err.violations,
+            [SetupViolation::FlagOnBackRow { square: sq("cd1") }]
+        );
+        let msg = err.to_string();
+        for part in ["flag", "cd1", alias, "back row"] {
+            assert!(msg.contains(part), "{part:?} not in {msg:?}");
+        }
+    }
+}
