@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
+use crate::json_text;
 use crate::referee::{MAX_LINE, overlong_not_json, read_line};
 
 use gunjin::wire::WireView;
@@ -158,7 +159,13 @@ fn error_line(e: &BotError) -> String {
 }
 
 fn answer(line: &str) -> Result<String, BotError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| BotError::BadJson(e.to_string()))?;
+    let value: Value = serde_json::from_str(line).map_err(|e| {
+        if json_text::too_deep_but_json(line, &e) {
+            BotError::BadRequest(json_text::TOO_DEEP.into())
+        } else {
+            BotError::BadJson(e.to_string())
+        }
+    })?;
     let Value::Object(fields) = value else {
         return Err(BotError::BadRequest("a request is a JSON object".into()));
     };
@@ -361,6 +368,9 @@ mod tests {
             "bad_request"
         );
         assert_eq!(code(r#"{"cmd":"go","level":"advanced"}"#), "bad_request");
+        let deep = format!("{}{}", "[".repeat(1_000), "]".repeat(1_000));
+        assert_eq!(code(&deep), "bad_request");
+        assert_eq!(code(&"[".repeat(1_000)), "bad_json");
         // An enemy kind in an ongoing view is refused.
         let game = Game::new(
             Ruleset::STANDARD,

@@ -10,6 +10,7 @@ use clap::{Parser, Subcommand};
 mod arena;
 mod bench;
 mod bot;
+mod json_text;
 mod referee;
 
 /// Gunjin Shogi (軍人将棋) from the command line.

@@ -20,6 +20,8 @@
 //! - Bytes that are not UTF-8 are `bad_json`; a line longer than [`MAX_LINE`] bytes is
 //!   `bad_request` (its excess is skipped unread), unless the part read is already not JSON
 //!   (`"xxxx…"`, a stray byte): that is `bad_json`, as for a short line.
+//! - JSON nested deeper than 128 levels is `bad_request` (no request has that shape); text that
+//!   is not JSON is `bad_json` at any depth.
 
 mod error;
 mod request;
@@ -184,6 +186,25 @@ mod tests {
             assert_eq!(answers.len(), 1, "{head:?}");
             assert_eq!(answers[0]["error"]["code"], "bad_request", "{head:?}");
         }
+    }
+
+    #[test]
+    fn json_nested_deeper_than_the_parser_reads_is_bad_request_and_broken_nesting_bad_json() {
+        let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+        let object = format!("{{\"cmd\":\"board\",\"x\":{deep}}}");
+        let unclosed = "[".repeat(10_000);
+        let mut input = Vec::new();
+        for line in [&deep, &object, &unclosed] {
+            input.extend_from_slice(line.as_bytes());
+            input.push(b'\n');
+        }
+        input.extend_from_slice(b"{\"cmd\":\"board\"}\n");
+        let answers = run_text(&input);
+        let codes: Vec<&str> = answers
+            .iter()
+            .map(|a| a["error"]["code"].as_str().unwrap_or("ok"))
+            .collect();
+        assert_eq!(codes, ["bad_request", "bad_request", "bad_json", "no_game"]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::error::RefereeError;
+use crate::json_text;
 
 /// A request of §10.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,8 +62,13 @@ impl Request {
     /// `bad_json` when the line is not JSON, `bad_request` when its shape is wrong,
     /// `unknown_cmd` for a command the referee does not know.
     pub fn parse(line: &str) -> Result<Request, RefereeError> {
-        let value: Value =
-            serde_json::from_str(line).map_err(|e| RefereeError::BadJson(e.to_string()))?;
+        let value: Value = serde_json::from_str(line).map_err(|e| {
+            if json_text::too_deep_but_json(line, &e) {
+                bad(json_text::TOO_DEEP)
+            } else {
+                RefereeError::BadJson(e.to_string())
+            }
+        })?;
         let Value::Object(fields) = value else {
             return Err(bad(
                 "a request is a JSON object such as {\"cmd\":\"board\"}",
