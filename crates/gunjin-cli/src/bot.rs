@@ -15,8 +15,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, BufRead, Write};
 
-use crate::json_text;
-use crate::referee::{MAX_LINE, overlong_not_json, read_line};
+use crate::json_text::{self, LineRefusal};
+use crate::referee::read_line;
 
 use gunjin::wire::WireView;
 use gunjin::{CAMP_SQUARES, Deployment, Kind, Move, PlayerView, Ruleset, Setup, Side, Square};
@@ -39,6 +39,15 @@ pub enum BotError {
     BadView(String),
     #[error("no move: it is not the viewer's turn or the game is over")]
     NoMove,
+}
+
+impl From<LineRefusal> for BotError {
+    fn from(r: LineRefusal) -> Self {
+        match r {
+            LineRefusal::NotJson(why) => BotError::BadJson(why),
+            LineRefusal::WrongShape(why) => BotError::BadRequest(why),
+        }
+    }
 }
 
 impl BotError {
@@ -126,12 +135,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut line = Vec::new();
     while let Some(too_long) = read_line(&mut input, &mut line)? {
         let answer = if too_long {
-            error_line(&match overlong_not_json(&line) {
-                Some(why) => BotError::BadJson(why),
-                None => BotError::BadRequest(format!(
-                    "the request line is longer than {MAX_LINE} bytes"
-                )),
-            })
+            error_line(&json_text::overlong(&line).into())
         } else {
             match std::str::from_utf8(&line) {
                 Ok(text) => handle(text),
@@ -159,13 +163,7 @@ fn error_line(e: &BotError) -> String {
 }
 
 fn answer(line: &str) -> Result<String, BotError> {
-    let value: Value = serde_json::from_str(line).map_err(|e| {
-        if json_text::too_deep_but_json(line, &e) {
-            BotError::BadRequest(json_text::TOO_DEEP.into())
-        } else {
-            BotError::BadJson(e.to_string())
-        }
-    })?;
+    let value = json_text::parse_line(line)?;
     let Value::Object(fields) = value else {
         return Err(BotError::BadRequest("a request is a JSON object".into()));
     };

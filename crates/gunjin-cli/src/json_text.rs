@@ -1,31 +1,70 @@
-//! Telling "not JSON" from "JSON nested deeper than the parser reads".
+//! Judging a request line as JSON, the same way for the referee and the bot (§10): a line that
+//! is not JSON is `bad_json`, JSON of no request's shape `bad_request`.
 //!
 //! `serde_json` builds a `Value` at most 128 levels deep and otherwise fails with an error of the
-//! syntax category, so a line like `[[[[…]]]]` 200 levels deep would be answered `bad_json`
-//! although it is JSON, only of no request's shape (`bad_request`, §10). Skipping a value
-//! (`IgnoredAny`) has no depth limit and no recursion in `serde_json`, so it tells the two apart.
+//! syntax category, so a line like `[[[[…]]]]` 200 levels deep would look like `bad_json`
+//! although it is JSON. Skipping a value (`IgnoredAny`) has no depth limit and no recursion in
+//! `serde_json`, so it tells the two apart.
 
 use serde::de::IgnoredAny;
+use serde_json::Value;
+
+use crate::referee::MAX_LINE;
+
+/// Why a request line was refused before its fields were looked at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum LineRefusal {
+    /// Not JSON (`bad_json`).
+    NotJson(String),
+    /// JSON, but of no request's shape, or too long to read (`bad_request`).
+    WrongShape(String),
+}
+
+/// Parses a request line into JSON.
+pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
+    serde_json::from_str(line).map_err(|e| {
+        if too_deep_but_json(line, &e) {
+            LineRefusal::WrongShape(TOO_DEEP.into())
+        } else {
+            LineRefusal::NotJson(e.to_string())
+        }
+    })
+}
+
+/// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: not JSON when that
+/// part already cannot begin a JSON text, else too long to read.
+pub(crate) fn overlong(kept: &[u8]) -> LineRefusal {
+    // The cut may fall inside a UTF-8 character: judge only the whole characters before it.
+    let text = match std::str::from_utf8(kept) {
+        Ok(text) => text,
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&kept[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(e) => return LineRefusal::NotJson(format!("the line is not UTF-8: {e}")),
+    };
+    match serde_json::from_str::<IgnoredAny>(text) {
+        Err(e) if !e.is_eof() => LineRefusal::NotJson(e.to_string()),
+        _ => LineRefusal::WrongShape(format!("the request line is longer than {MAX_LINE} bytes")),
+    }
+}
 
 /// Whether `error` is the parser giving up on depth rather than on the text.
-pub(crate) fn is_depth_limit(error: &serde_json::Error) -> bool {
+fn is_depth_limit(error: &serde_json::Error) -> bool {
     error.to_string().starts_with("recursion limit exceeded")
 }
 
 /// Whether a parse error of `line` hides a JSON text nested too deep to read: then it is a
 /// request of the wrong shape, not a line that is not JSON.
-pub(crate) fn too_deep_but_json(line: &str, error: &serde_json::Error) -> bool {
+fn too_deep_but_json(line: &str, error: &serde_json::Error) -> bool {
     is_depth_limit(error) && serde_json::from_str::<IgnoredAny>(line).is_ok()
 }
 
 /// What an over-deep JSON line is told.
-pub(crate) const TOO_DEEP: &str =
-    "the JSON is nested deeper than 128 levels: no request has that shape";
+const TOO_DEEP: &str = "the JSON is nested deeper than 128 levels: no request has that shape";
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
     fn deep(open: &str, inner: &str, close: &str, n: usize) -> String {
         format!("{}{inner}{}", open.repeat(n), close.repeat(n))

@@ -29,6 +29,8 @@ mod session;
 
 use std::io::{self, BufRead, Write};
 
+use crate::json_text;
+
 pub use error::RefereeError;
 pub use session::Referee;
 
@@ -44,7 +46,7 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     let mut line = Vec::new();
     while let Some(too_long) = read_line(&mut input, &mut line)? {
         let answer = if too_long {
-            Referee::error_line(&overlong(&line))
+            Referee::error_line(&json_text::overlong(&line).into())
         } else {
             match std::str::from_utf8(&line) {
                 Ok(text) => referee.handle(text),
@@ -58,33 +60,6 @@ pub fn run(mut input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
-}
-
-/// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: `bad_json` when that
-/// part already cannot begin a JSON text (§10: not JSON), else `bad_request` (too long to read).
-fn overlong(kept: &[u8]) -> RefereeError {
-    match overlong_not_json(kept) {
-        Some(why) => RefereeError::BadJson(why),
-        None => {
-            RefereeError::BadRequest(format!("the request line is longer than {MAX_LINE} bytes"))
-        }
-    }
-}
-
-/// Why the kept part of an over-long line cannot begin a JSON text, or `None` if it may.
-pub(crate) fn overlong_not_json(kept: &[u8]) -> Option<String> {
-    // The cut may fall inside a UTF-8 character: judge only the whole characters before it.
-    let text = match std::str::from_utf8(kept) {
-        Ok(text) => text,
-        Err(e) if e.error_len().is_none() => {
-            std::str::from_utf8(&kept[..e.valid_up_to()]).unwrap_or_default()
-        }
-        Err(e) => return Some(format!("the line is not UTF-8: {e}")),
-    };
-    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
-        Err(e) if !e.is_eof() => Some(e.to_string()),
-        _ => None,
-    }
 }
 
 /// Reads one line (without its `\n`) into `line`, keeping at most [`MAX_LINE`] bytes.

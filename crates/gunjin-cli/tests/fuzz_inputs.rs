@@ -1105,7 +1105,8 @@ proptest! {
 }
 
 /// A line longer than the limit (1 MiB) is refused whole (`bad_request`, or `bad_json` when what
-/// was kept is already not JSON) without being held in memory, and the next line is answered: a client cannot make the bot grow without bound.
+/// was kept is already not JSON) without being held in memory, and the next line is answered: a
+/// client cannot make the bot grow without bound.
 #[test]
 fn the_bot_refuses_an_overlong_line_and_reads_on() {
     let mut p = Program::start("bot");

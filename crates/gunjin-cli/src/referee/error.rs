@@ -2,6 +2,8 @@
 
 use gunjin::MoveError;
 
+use crate::json_text::LineRefusal;
+
 /// Why a request was refused. Nothing changes when a request is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RefereeError {
@@ -53,6 +55,15 @@ impl From<MoveError> for RefereeError {
         match e {
             MoveError::GameOver => RefereeError::GameOver,
             illegal @ MoveError::Illegal { .. } => RefereeError::IllegalMove(illegal),
+        }
+    }
+}
+
+impl From<LineRefusal> for RefereeError {
+    fn from(r: LineRefusal) -> Self {
+        match r {
+            LineRefusal::NotJson(why) => RefereeError::BadJson(why),
+            LineRefusal::WrongShape(why) => RefereeError::BadRequest(why),
         }
     }
 }

@@ -62,13 +62,7 @@ impl Request {
     /// `bad_json` when the line is not JSON, `bad_request` when its shape is wrong,
     /// `unknown_cmd` for a command the referee does not know.
     pub fn parse(line: &str) -> Result<Request, RefereeError> {
-        let value: Value = serde_json::from_str(line).map_err(|e| {
-            if json_text::too_deep_but_json(line, &e) {
-                bad(json_text::TOO_DEEP)
-            } else {
-                RefereeError::BadJson(e.to_string())
-            }
-        })?;
+        let value = json_text::parse_line(line)?;
         let Value::Object(fields) = value else {
             return Err(bad(
                 "a request is a JSON object such as {\"cmd\":\"board\"}",
