@@ -301,6 +301,13 @@ describe('3D board', () => {
     });
     assert.ok(near > 0, 'zoomed in on the centre');
     assert.ok(near < (base / 5) * 3.5, `zooming in stops: cell ${near}px vs ${base / 5}px`);
+
+    // Pressing the view already chosen undoes the drag and the zoom.
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    const again = await at(page, 'c3');
+    assert.ok(Math.hypot(again.x - start.x, again.y - start.y) < 2, `back to the preset: ${JSON.stringify([start, again])}`);
+    assert.ok(changedShare(before, await shot(page)) < 0.02, 'the same picture as before the drag');
     await page.close();
   });
 

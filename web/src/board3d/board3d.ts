@@ -311,8 +311,14 @@ export class Board3D {
 
   /** Turns the camera to a preset; the top view lays the pieces flat. */
   setView(view: ViewMode): void {
-    if (this.disposed || view === this.view) return;
+    if (this.disposed) return;
     this.animator.finish();
+    if (view === this.view) {
+      // Pressing the current view again brings the camera back to it after a drag or a zoom.
+      this.moveCamera(this.reducedMotion());
+      this.invalidate();
+      return;
+    }
     this.view = view;
     this.updateButtons();
     const instant = this.reducedMotion();
