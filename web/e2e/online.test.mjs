@@ -217,6 +217,13 @@ describe('play a friend by URL', () => {
     const shared = await host.evaluate(() => window.sharedWith);
     assert.equal(shared.length, 1);
     assert.equal(shared[0].url, url);
+    // The message belongs to the invitation: it goes when the friend comes.
+    const friend = await openOnlinePage(browser, url);
+    await friend.click('[data-focus-key="online-join"]');
+    await host.waitForSelector('[data-presence="connected"]');
+    assert.equal(await host.$('.online-invite'), null);
+    assert.doesNotMatch(await host.textContent('.panel'), /URL copied/);
+    await friend.close();
     // A browser without a share sheet (this headless Chromium) offers only the copy button.
     const plain = await openOnlinePage(browser, server.url);
     await createRoom(plain);
@@ -245,14 +252,20 @@ describe('play a friend by URL', () => {
     await guest.close();
   });
 
-  it('the creator may play the CPU instead of waiting; an unknown room says so', async () => {
+  it('the creator may play the CPU instead of waiting, which closes the room; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
-    await createRoom(host);
+    const url = await createRoom(host);
     await host.click('[data-focus-key="online-cpu-now"]');
     await host.waitForFunction(() => document.querySelector('.online-title') === null);
     await waitPhase(host, ['setup']);
     assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
     await host.close();
+    // The friend opening the link afterwards is told there is no game to join.
+    const late = await openOnlinePage(browser, url);
+    await late.waitForSelector('[data-online-message].warn');
+    assert.equal(await late.$('[data-focus-key="online-join"]'), null);
+    assert.match(await late.textContent('[data-online-message].warn'), /closed/i);
+    await late.close();
 
     const lost = await openOnlinePage(browser, `${server.url}?room=${'x'.repeat(22)}`);
     await lost.waitForSelector('[data-online-message].warn');

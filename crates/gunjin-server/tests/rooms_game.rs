@@ -310,8 +310,6 @@ async fn every_error_code_and_the_connection_stays_usable() {
     host.expect_error("not_playing").await;
     host.send(json!({"t":"rematch"})).await;
     host.expect_error("not_finished").await;
-    host.send(json!({"t":"abandon"})).await;
-    host.expect_error("not_offered").await;
     host.send(json!({"t":"arrange","setup":{"a1":"general"}}))
         .await;
     let e = host.expect_error("invalid_setup").await;
@@ -325,6 +323,12 @@ async fn every_error_code_and_the_connection_stays_usable() {
     let mut guest = Client::connect(addr, &room).await;
     guest.hello(&guest_token, 0).await;
     guest.until("presence").await;
+    while host.until("presence").await["opponent"] != "connected" {}
+    // With both present there is no CPU offer to take.
+    host.send(json!({"t":"abandon"})).await;
+    host.expect_error("not_offered").await;
+    guest.send(json!({"t":"abandon"})).await;
+    guest.expect_error("not_offered").await;
     let mut rng = rng(9);
     arrange_both(&mut host, &mut guest, &mut rng).await;
     host.send(json!({"t":"arrange","setup":setup_json(Side::Sente, 2)}))
@@ -346,6 +350,34 @@ async fn every_error_code_and_the_connection_stays_usable() {
     host.expect_error("bad_request").await;
     // After all that, the game goes on.
     play_out(&mut host, &mut guest, &mut rng).await;
+}
+
+#[tokio::test]
+async fn the_host_may_stop_waiting_for_a_friend_and_the_link_then_says_so() {
+    let dir = tempdir::Dir::new("withdraw");
+    let server = start(test_config(&dir), None).await;
+    let addr = server.addr;
+    let (room, host_token) = create(addr).await;
+    let mut host = Client::connect(addr, &room).await;
+    host.hello(&host_token, 0).await;
+    host.until("presence").await;
+    host.send(json!({"t":"abandon"})).await;
+    assert_eq!(host.until("closed").await["reason"], "abandoned");
+
+    let (status, body) = http(addr, "POST", &format!("/api/rooms/{room}/join"), None).await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (410, json!("room_closed"))
+    );
+    let (status, body) = http(addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!((status, body["state"].clone()), (200, json!("closed")));
+    let mut host = Client::connect(addr, &room).await;
+    host.hello(&host_token, 0).await;
+    let s = host.until("sync").await;
+    assert_eq!(
+        (s["room"]["phase"].clone(), s["room"]["closed"].clone()),
+        (json!("closed"), json!("abandoned"))
+    );
 }
 
 #[tokio::test]

@@ -100,7 +100,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   const cpu = cpuMode(kit.modes);
 
   if (s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging' && match.room !== null) {
-    out.push(inviteEl(env.roomUrl(match.room), kit, match.phase.kind !== 'setup'));
+    out.push(inviteEl(env.roomUrl(match.room), kit));
   }
   if (s.cpuOffer !== null && (s.phase === 'arranging' || s.phase === 'playing')) {
     out.push(
@@ -152,6 +152,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       }
       if (s.seat === 'host' && s.opponent === 'none' && cpu !== undefined) {
         out.push(button(t.t('onlineCpuNow'), () => {
+          // Closes the room, so the link already sent says the game will not happen.
+          match.abandon();
           env.leaveAddress();
           kit.startMode(cpu);
         }, { key: 'online-cpu-now', class: 'btn wide' }));
@@ -241,7 +243,13 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
   );
 }
 
-function inviteEl(url: string, kit: PanelKit, withNotice: boolean): Node {
+/**
+ * The outcome of the last "copy" of a room's URL. It belongs to the invitation, so it goes away
+ * with it when the friend arrives instead of lingering in the set-up panel.
+ */
+let copied: { readonly url: string; readonly ok: boolean } | null = null;
+
+function inviteEl(url: string, kit: PanelKit): Node {
   const t = kit.i18n;
   const input = h('input', { class: 'online-url', attrs: { type: 'text', readonly: '', value: url, 'aria-label': t.t('onlineUrlLabel') } });
   input.dataset['focusKey'] = 'room-url';
@@ -249,7 +257,8 @@ function inviteEl(url: string, kit: PanelKit, withNotice: boolean): Node {
   const copy = button(t.t('onlineCopy'), () => {
     const done = (ok: boolean): void => {
       if (!ok) input.select();
-      kit.note(t.t(ok ? 'onlineCopied' : 'onlineCopyFailed'), ok ? 'info' : 'warn');
+      copied = { url, ok };
+      kit.say(t.t(ok ? 'onlineCopied' : 'onlineCopyFailed'));
       kit.update();
     };
     if (navigator.clipboard === undefined) done(false);
@@ -269,7 +278,9 @@ function inviteEl(url: string, kit: PanelKit, withNotice: boolean): Node {
     h('h3', { text: t.t('onlineShareTitle') }),
     h('label', { class: 'online-url-label' }, h('span', { class: 'sr-only', text: t.t('onlineUrlLabel') }), input),
     h('div', { class: 'button-row' }, copy, share),
-    withNotice ? kit.notice() : null,
+    copied?.url === url
+      ? h('p', { class: `notice ${copied.ok ? 'info' : 'warn'}`, text: t.t(copied.ok ? 'onlineCopied' : 'onlineCopyFailed'), attrs: { 'data-copy-result': '' } })
+      : null,
   );
 }
 

@@ -82,7 +82,8 @@ pub enum ErrorCode {
     IllegalMove,
     /// `rematch` before the game has ended.
     NotFinished,
-    /// `abandon` without a standing offer (the opponent has not been away long enough).
+    /// `abandon` without a standing offer (the opponent has not been away long enough) by a
+    /// player who is not the host still waiting for a friend.
     NotOffered,
     /// A request from a page of another site (HTTP 403, before any WebSocket).
     ForbiddenOrigin,
@@ -132,7 +133,8 @@ pub enum ClientMsg<G: RefereeGame> {
     Resign {},
     /// Asks for (or accepts) another game with sides swapped.
     Rematch {},
-    /// Takes the standing CPU offer: closes the room, ending the game unfinished.
+    /// Takes the standing CPU offer, or (the host, while no friend has joined) gives up waiting:
+    /// closes the room, ending any game unfinished.
     Abandon {},
     /// Asks for a full `sync`.
     Sync {},

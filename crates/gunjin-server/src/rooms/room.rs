@@ -726,7 +726,10 @@ impl<G: RefereeGame> Room<G> {
                 if matches!(self.phase, Phase::Closed { .. }) {
                     return Err(closed());
                 }
-                if !self.offer_active(seat, now) {
+                // The host still waiting for a friend may give up on the room too, so the link
+                // they shared stops leading to a game nobody will play.
+                let never_joined = seat == Seat::Host && !self.seated(Seat::Guest);
+                if !never_joined && !self.offer_active(seat, now) {
                     return Err(Refusal::new(
                         ErrorCode::NotOffered,
                         "the opponent has not been away long enough",
