@@ -576,5 +576,23 @@ export const helpEn: HelpDocument = {
         },
       ],
     },
+    {
+      id: 'help-similar',
+      title: 'Games like this one',
+      blocks: [
+        {
+          kind: 'p',
+          text: 'If you enjoy Gunjin Shogi, these games share one of its two halves: reasoning about what you cannot see, or a battle of pieces on a board.',
+        },
+        {
+          kind: 'ul',
+          items: [
+            'Hit and Blow (Bulls and Cows, Mastermind): the code is hidden, and every guess brings back a result to reason from, much as each battle here narrows down an enemy piece.',
+            'Checkers (draughts): pieces step diagonally and capture by jumping over the opponent’s; a battle on the board with every piece in plain sight.',
+            'Stratego and L’Attaque: the Western games of concealed ranks that grew from the same idea, where each piece shows its rank when it fights.',
+          ],
+        },
+      ],
+    },
   ],
 };

@@ -124,6 +124,19 @@ describe('help content', () => {
       doc.sections.forEach(walk);
     });
 
+    it(`${lang}: names games like this one: one of hidden information and one of board battles`, () => {
+      const similar = doc.sections.find((s) => s.id === 'help-similar');
+      const items = similar?.blocks.flatMap((b) => (b.kind === 'ul' ? b.items : [])) ?? [];
+      const names: Record<string, readonly RegExp[]> = {
+        ja: [/ヒットアンドブロー/, /チェッカー/],
+        ko: [/히트 앤드 블로/, /체커/],
+        en: [/Hit and Blow/, /Checkers/],
+      };
+      for (const name of names[lang] ?? [/$^/]) {
+        expect(items.some((item) => typeof item === 'string' && name.test(item)), String(name)).toBe(true);
+      }
+    });
+
     it(`${lang}: has at least seven FAQ entries`, () => {
       const faq = doc.sections.find((s) => s.id === 'help-faq');
       expect(faq?.blocks.filter((b) => b.kind === 'qa').length ?? 0).toBeGreaterThanOrEqual(7);
