@@ -107,12 +107,19 @@ describe('play a friend by URL', () => {
         await guest.waitForFunction((n) => document.querySelectorAll('.log li').length === n, plies);
         const before = await guest.$$eval('.log li', (els) => els.length);
         const ownBefore = await ownPieces(guest);
+        const lastReport = await guest.$$eval('.reports li', (els) => els.map((e) => e.textContent));
+        assert.ok(lastReport.length > 0, 'the last move is reported');
         await guest.reload();
         await waitPhase(guest, ['turn', 'moved', 'over']);
         await guest.waitForSelector('[data-connection="open"]');
         assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'gote');
         assert.deepEqual(await ownPieces(guest), ownBefore, 'the same pieces after the refresh');
         assert.equal(await guest.$$eval('.log li', (els) => els.length), before, 'the same record after the refresh');
+        assert.deepEqual(
+          await guest.$$eval('.reports li', (els) => els.map((e) => e.textContent)),
+          lastReport,
+          'the same report of the last move after the refresh',
+        );
         await host.waitForSelector('[data-presence="connected"]');
       }
     }

@@ -7,7 +7,7 @@
  * The socket and the timers are injected, so the state machine is tested with fakes.
  */
 import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
-import { reportPly, type Report } from '../state/messages';
+import { reportLastPly, reportPly, type Report } from '../state/messages';
 import {
   isEvent,
   parseServerMessage,
@@ -135,7 +135,7 @@ function fromSync(room: RoomSync): RoomState {
     rematch: room.rematch,
     closed: room.closed ?? null,
     cpuOffer: room.cpu_offer ? room.cpu_offer_after_s : null,
-    reports: [],
+    reports: room.view === undefined ? [] : reportLastPly(room.view),
   };
 }
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { reportPly } from './messages';
+import type { Side } from '../engine';
+import { testEngine } from '../test-engine';
+import { ownPieces } from './match';
+import { reportLastPly, reportPly } from './messages';
 
 describe('reportPly', () => {
   const ply = (side: 'sente' | 'gote', outcome: 'attacker' | 'defender' | 'both' | null) => ({
@@ -29,5 +32,36 @@ describe('reportPly', () => {
 
   it('reports a quiet move only as a move', () => {
     expect(reportPly('gote', ply('sente', null), {})).toEqual([{ type: 'moved', mine: false, from: 'c4', to: 'c5' }]);
+  });
+});
+
+describe('reportLastPly', () => {
+  it('rebuilds from the view alone what each side was told of the last ply, over whole games', () => {
+    const engine = testEngine();
+    let battles = 0;
+    for (let seed = 1; seed <= 6; seed++) {
+      const game = engine.newGame(engine.autoArrangement('sente', seed), engine.autoArrangement('gote', seed + 100));
+      let pick = seed * 7919;
+      for (let ply = 0; ply < 400 && game.status().state === 'ongoing'; ply++) {
+        const before = { sente: ownPieces(game.view('sente')), gote: ownPieces(game.view('gote')) };
+        const moves = game.legalMoves();
+        pick = (pick * 1103515245 + 12345) % 2147483648;
+        const [from, to] = moves[pick % moves.length]!;
+        const { ply: played } = game.play(from, to);
+        if (played.battle !== null) battles++;
+        for (const side of ['sente', 'gote'] as Side[]) {
+          expect(reportLastPly(game.view(side))).toEqual(reportPly(side, played, before[side]));
+        }
+      }
+      game.dispose();
+    }
+    expect(battles).toBeGreaterThan(50);
+  });
+
+  it('is empty before the first move', () => {
+    const engine = testEngine();
+    const game = engine.newGame(engine.autoArrangement('sente', 1), engine.autoArrangement('gote', 2));
+    expect(reportLastPly(game.view('gote'))).toEqual([]);
+    game.dispose();
   });
 });

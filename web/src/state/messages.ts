@@ -2,7 +2,7 @@
  * What a player is told about a ply, in that player's terms: their own piece by name, the enemy's
  * never. Kept as data; the page turns it into text in the current language.
  */
-import type { KindId, Ply, Side, Square } from '../engine';
+import type { KindId, Ply, Side, Square, View } from '../engine';
 
 export type Report =
   | { readonly type: 'moved'; readonly mine: boolean; readonly from: Square; readonly to: Square }
@@ -35,4 +35,29 @@ export function reportPly(
   else result = 'lost';
   out.push({ type: 'battle', result, kind, square: battle.square });
   return out;
+}
+
+/**
+ * Reports of the view's last ply, rebuilt from the view alone, so a page that reloads shows what
+ * it showed before. The viewer's piece in a battle is the one now on the battle's square if it
+ * survived; otherwise the last of the viewer's removed pieces, which are listed in the order they
+ * fell.
+ */
+export function reportLastPly(view: View): Report[] {
+  const ply = view.history[view.history.length - 1];
+  if (ply === undefined) return [];
+  const mine = ply.side === view.side;
+  const ownBefore: Record<Square, KindId> = {};
+  const battle = ply.battle;
+  if (battle !== null) {
+    const ownLost = battle.outcome === 'both' || (battle.outcome === 'attacker') !== mine;
+    const survivor = view.pieces[ply.to];
+    const kind = ownLost
+      ? view.removed.own[view.removed.own.length - 1]
+      : survivor?.side === view.side
+        ? survivor.kind
+        : undefined;
+    if (kind !== undefined) ownBefore[mine ? ply.from : ply.to] = kind;
+  }
+  return reportPly(view.side, ply, ownBefore);
 }
