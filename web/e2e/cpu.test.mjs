@@ -174,6 +174,10 @@ describe('playing the CPU', () => {
     assert.ok(log > 0);
     assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);
     assert.match(await page.textContent('.log-box summary'), /\(1\)/);
+    // The record numbers each ply once: its text does, the list shows no marker of its own.
+    const line = await page.$eval('.log li', (li) => ({ text: li.textContent, marker: getComputedStyle(li).listStyleType }));
+    assert.deepEqual(line.marker, 'none');
+    assert.match(line.text, /^1\. Sente /);
     await assertNoEnemyKind(page, 'sente');
     // Resign while it is the human's turn: one press ends the game and reveals everything.
     await page.click('[data-focus-key="resign"]');

@@ -309,9 +309,13 @@ describe('setup', () => {
     const swapped = await ownArrangement(page);
     assert.equal(swapped.a3, start.f3);
     assert.equal(swapped.f3, start.a3);
-    await page.click('[data-focus-key="undo"]');
+    // Undo by the keyboard: with nothing left to undo the button goes grey, and the focus stays
+    // beside it instead of falling back to the top of the page.
+    await page.focus('[data-focus-key="undo"]');
+    await page.keyboard.press('Enter');
     assert.deepEqual(await ownArrangement(page), start);
     assert.equal(await page.$eval('[data-focus-key="undo"]', (b) => b.disabled), true);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'previous');
 
     await page.click('[data-focus-key="mirror"]');
     const mirrored = await ownArrangement(page);
@@ -447,6 +451,12 @@ describe('panel and page', () => {
     assert.equal(await page.textContent('h1'), '군인장기');
     await startLocal(page);
     assert.match(await page.getAttribute('.cell[data-square="b4"]', 'aria-label'), /^b4, 내 /);
+    // A notice on the panel follows the language too.
+    await page.click('.cell[data-square="b4"]');
+    assert.match(await page.textContent('[data-notice]'), /^b4.*바꿀 칸/);
+    await page.selectOption('select.lang', 'en');
+    assert.equal(await page.textContent('[data-notice]'), 'b4 chosen: now press the square to swap it with.');
+    await page.selectOption('select.lang', 'ko');
     // Reload without the English override: the choice is remembered.
     const fresh = await page.context().newPage();
     await fresh.goto(server.url);

@@ -35,8 +35,11 @@ export interface PanelKit {
   readonly i18n: I18n;
   /** Redraws the page. */
   update(): void;
-  /** Shows a notice in the panel and announces it. */
-  note(text: string, tone?: 'info' | 'warn'): void;
+  /**
+   * Shows a notice in the panel and announces it. The notice is kept as the way to word it, so a
+   * change of language rewords it.
+   */
+  note(message: (t: I18n) => string, tone?: 'info' | 'warn'): void;
   /** Announces text in the live region. */
   say(text: string): void;
   notice(): Node;
@@ -88,7 +91,7 @@ export class App {
   /** Whether the win/loss table is open in the panel (it stays open while you play). */
   private tableOpen = false;
   private battleTable: BattleTable | null = null;
-  private notice: { text: string; tone: 'info' | 'warn' } | null = null;
+  private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
@@ -248,25 +251,26 @@ export class App {
   }
 
   private setupEvent(ev: SetupEvent): void {
-    const t = this.i18n;
     switch (ev.type) {
       case 'chosen':
-        this.note(t.t('chosen', { square: ev.square }));
+        this.note((t) => t.t('chosen', { square: ev.square }));
         break;
       case 'unchosen':
-        this.note(t.t('unchosen'));
+        this.note((t) => t.t('unchosen'));
         break;
       case 'swapped':
-        this.note(t.t('swapped', { a: ev.a, b: ev.b }));
+        this.note((t) => t.t('swapped', { a: ev.a, b: ev.b }));
         break;
       case 'refused': {
         const v = ev.violation;
         const key = `rule_${v.rule}`;
         const known = key in CATALOGUE_KEYS;
-        const reason = known
-          ? t.t(key as MessageKey, { square: v.square ?? '' })
-          : t.t('rule_other', { rule: v.rule });
-        this.note(t.t('refused', { reason }), 'warn');
+        this.note((t) => {
+          const reason = known
+            ? t.t(key as MessageKey, { square: v.square ?? '' })
+            : t.t('rule_other', { rule: v.rule });
+          return t.t('refused', { reason });
+        }, 'warn');
         break;
       }
       case 'ignored':
@@ -274,9 +278,9 @@ export class App {
     }
   }
 
-  private note(text: string, tone: 'info' | 'warn' = 'info'): void {
-    this.notice = { text, tone };
-    this.say(text);
+  private note(message: (t: I18n) => string, tone: 'info' | 'warn' = 'info'): void {
+    this.notice = { message, tone };
+    this.say(message(this.i18n));
   }
 
   /** Announces text in the live region. */
@@ -332,7 +336,13 @@ export class App {
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
       const again = this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
-      again?.focus();
+      if (again instanceof HTMLButtonElement && again.disabled) {
+        // The press itself disabled it (undo with nothing left to undo): stay beside it rather
+        // than drop the keyboard player back to the top of the page.
+        let near = again.previousElementSibling ?? again.nextElementSibling;
+        while (near instanceof HTMLButtonElement && near.disabled) near = near.previousElementSibling;
+        if (near instanceof HTMLElement) near.focus();
+      } else again?.focus();
     }
   }
 
@@ -482,7 +492,7 @@ export class App {
     return {
       i18n: this.i18n,
       update: () => this.update(),
-      note: (text, tone) => this.note(text, tone),
+      note: (message, tone) => this.note(message, tone),
       say: (text) => this.say(text),
       notice: () => this.noticeEl(),
       setupTools: (match, setup) => this.setupTools(match, setup),
@@ -512,20 +522,21 @@ export class App {
       { class: 'button-grid' },
       button(t.t('rearrange'), () => {
         s.rearrange(this.env.random());
-        this.note(t.t('rearranged'));
+        this.note((t) => t.t('rearranged'));
         this.update();
       }, { key: 'rearrange' }),
       button(t.t('mirror'), () => {
         s.mirror();
-        this.note(t.t('mirrored'));
+        this.note((t) => t.t('mirrored'));
         this.update();
       }, { key: 'mirror' }),
       button(t.t('previous'), () => {
-        this.note(match.loadPrevious() ? t.t('previousLoaded') : t.t('noPrevious'));
+        const loaded = match.loadPrevious();
+        this.note((t) => t.t(loaded ? 'previousLoaded' : 'noPrevious'));
         this.update();
       }, { key: 'previous' }),
       button(t.t('undoSwap'), () => {
-        if (s.undo()) this.note(t.t('undone'));
+        if (s.undo()) this.note((t) => t.t('undone'));
         this.update();
       }, { key: 'undo', disabled: !s.canUndo }),
     );
@@ -627,7 +638,7 @@ export class App {
 
   private noticeEl(): Node {
     const n = this.notice;
-    return h('p', { class: `notice ${n?.tone ?? ''}`, text: n?.text ?? '', attrs: { 'data-notice': '' } });
+    return h('p', { class: `notice ${n?.tone ?? ''}`, text: n === null ? '' : n.message(this.i18n), attrs: { 'data-notice': '' } });
   }
 
   private reportsEl(reports: readonly Report[]): Node {
