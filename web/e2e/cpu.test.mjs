@@ -199,7 +199,10 @@ describe('playing the CPU', () => {
       pick: (i) => i * 5,
       thinking: /AI가 생각하는 중/,
       afterAnswer: async () => {
-        assert.match(await page.textContent('.reports'), /상대는 (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)로 두었습니다\./);
+        const moved = (await page.textContent('.reports')).match(/상대는 (?:cd[18]|[a-f]\d) → (?:cd|[a-f])(\d)(으로|로) 두었습니다\./);
+        assert.ok(moved !== null, 'the CPU move is reported in Korean');
+        // The row is read 일 이 삼 사 오 육 칠 팔: 삼 and 육 take 으로.
+        assert.equal(moved[2], moved[1] === '3' || moved[1] === '6' ? '으로' : '로');
         assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
         const labels = await page.$$eval('.cell.gote', (els) => els.map((e) => e.getAttribute('aria-label')));
         for (const l of labels) {

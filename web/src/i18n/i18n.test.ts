@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
-import { CATALOGUES, I18n, LANGS, detectLang, format, asLang } from './index';
+import { CATALOGUES, I18n, LANGS, detectLang, format, asLang, koreanParticle } from './index';
 
 describe('catalogues', () => {
   it('have the same keys, none empty, and the same placeholders', () => {
@@ -11,8 +11,54 @@ describe('catalogues', () => {
       for (const key of keys) {
         const text = cat[key] ?? '';
         expect(text.trim().length, `${lang}.${key}`).toBeGreaterThan(0);
-        const holes = (s: string) => [...new Set(s.match(/\{\w+\}/g) ?? [])].sort();
+        // A Korean particle rides on its placeholder (`{square|을}`): the hole is still `{square}`.
+        const holes = (s: string) => [...new Set([...s.matchAll(/\{(\w+)(?:\|[^}]+)?\}/g)].map((m) => `{${m[1]}}`))].sort();
         expect(holes(text), `${lang}.${key}`).toEqual(holes(CATALOGUES.en[key as keyof typeof CATALOGUES.en]));
+      }
+    }
+  });
+});
+
+describe('Korean particles', () => {
+  it('take the form that the sound before them asks for, squares read as Korean numbers', () => {
+    // Rows read 일 이 삼 사 오 육 칠 팔: 1, 3, 6, 7, 8 end in a consonant; 로 also follows ㄹ.
+    const table: [string, string, string, string, string, string][] = [
+      // square, 을/를, 이/가, 은/는, 과/와, 으로/로
+      ['a1', '을', '이', '은', '과', '로'],
+      ['b2', '를', '가', '는', '와', '로'],
+      ['c3', '을', '이', '은', '과', '으로'],
+      ['d4', '를', '가', '는', '와', '로'],
+      ['e5', '를', '가', '는', '와', '로'],
+      ['f6', '을', '이', '은', '과', '으로'],
+      ['a7', '을', '이', '은', '과', '로'],
+      ['cd8', '을', '이', '은', '과', '로'],
+    ];
+    for (const [square, ...forms] of table) {
+      expect(['를', '가', '는', '와', '로'].map((p) => koreanParticle(square, p)), square).toEqual(forms);
+      expect(['을', '이', '은', '과', '으로'].map((p) => koreanParticle(square, p)), square).toEqual(forms);
+    }
+    expect(koreanParticle('선공', '이')).toBe('이');
+    expect(koreanParticle('대장', '가')).toBe('이');
+    expect(koreanParticle('스파이', '이')).toBe('가');
+    expect(koreanParticle('c3', '에서')).toBe('에서');
+  });
+
+  it('are filled in by the messages that need them', () => {
+    const i18n = new I18n(testEngine().kinds, undefined, ['ko']);
+    expect(i18n.t('youMoved', { from: 'c2', to: 'c3' })).toBe('당신은 c2 → c3으로 두었습니다.');
+    expect(i18n.t('enemyMoved', { from: 'c5', to: 'c4' })).toBe('상대는 c5 → c4로 두었습니다.');
+    expect(i18n.t('chosen', { square: 'a3' })).toMatch(/^a3을 골랐습니다/);
+    expect(i18n.t('swapped', { a: 'b3', b: 'b4' })).toBe('b3과 b4를 바꿨습니다.');
+    expect(i18n.t('rule_outside_camp', { square: 'a6' })).toMatch(/^a6은 /);
+    expect(format('{x|을}', {})).toBe('{x|을}');
+  });
+
+  it('are never written fixed after a square in the Korean catalogue', () => {
+    // A square's row decides the particle, so one written out would be wrong for some rows.
+    const squareHoles = ['square', 'a', 'b', 'from', 'to'];
+    for (const [key, text] of Object.entries(CATALOGUES.ko)) {
+      for (const m of text.matchAll(/\{(\w+)\}(을|를|이|가|은|는|과|와|으로|로)/g)) {
+        expect(squareHoles.includes(m[1] ?? ''), `ko.${key}: ${m[0]}`).toBe(false);
       }
     }
   });

@@ -39,11 +39,55 @@ export function asLang(value: string | null | undefined): Lang | null {
   return v === 'ja' || v === 'ko' || v === 'en' ? v : null;
 }
 
-/** Fills `{name}` placeholders. */
+/**
+ * Korean particles whose form follows the sound the word before them ends in: [after a final
+ * consonant, after a vowel]. `로` is the exception: it also follows a final ㄹ.
+ */
+const KO_PARTICLES: Readonly<Record<string, readonly [string, string]>> = {
+  을: ['을', '를'],
+  를: ['을', '를'],
+  이: ['이', '가'],
+  가: ['이', '가'],
+  은: ['은', '는'],
+  는: ['은', '는'],
+  과: ['과', '와'],
+  와: ['과', '와'],
+  으로: ['으로', '로'],
+  로: ['으로', '로'],
+};
+
+/** How Korean reads a digit at the end of a word (a square's row): its final consonant, if any. */
+const KO_DIGIT_FINAL = ['ㅇ', 'ㄹ', '', 'ㅁ', '', '', 'ㄱ', 'ㄹ', 'ㄹ', ''];
+const HANGUL_FINALS = ['', 'ㄱ', 'ㄲ', 'ㄳ', 'ㄴ', 'ㄵ', 'ㄶ', 'ㄷ', 'ㄹ', 'ㄺ', 'ㄻ', 'ㄼ', 'ㄽ', 'ㄾ', 'ㄿ', 'ㅀ', 'ㅁ', 'ㅂ', 'ㅄ', 'ㅅ', 'ㅆ', 'ㅇ', 'ㅈ', 'ㅊ', 'ㅋ', 'ㅌ', 'ㅍ', 'ㅎ'];
+
+/** The final consonant a word ends in when read in Korean ('' for a vowel). */
+function koreanFinal(word: string): string {
+  const last = word.trimEnd().at(-1) ?? '';
+  if (last >= '0' && last <= '9') return KO_DIGIT_FINAL[Number(last)] ?? '';
+  const code = last.codePointAt(0) ?? 0;
+  if (code >= 0xac00 && code <= 0xd7a3) return HANGUL_FINALS[(code - 0xac00) % 28] ?? '';
+  return '';
+}
+
+/** The form of a Korean particle that fits after `word` (`을` or `를` after "c3" → 을). */
+export function koreanParticle(word: string, particle: string): string {
+  const forms = KO_PARTICLES[particle];
+  if (forms === undefined) return particle;
+  const final = koreanFinal(word);
+  const afterVowel = final === '' || (forms[1] === '로' && final === 'ㄹ');
+  return afterVowel ? forms[1] : forms[0];
+}
+
+/**
+ * Fills `{name}` placeholders. `{name|을}` also puts after the value the Korean particle in the
+ * form its last sound asks for (을/를, 이/가, 은/는, 과/와, 으로/로).
+ */
 export function format(template: string, params: Readonly<Record<string, string | number>> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+  return template.replace(/\{(\w+)(?:\|([^}]+))?\}/g, (whole, name: string, particle: string | undefined) => {
     const value = params[name];
-    return value === undefined ? whole : String(value);
+    if (value === undefined) return whole;
+    const text = String(value);
+    return particle === undefined ? text : text + koreanParticle(text, particle);
   });
 }
 
