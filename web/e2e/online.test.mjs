@@ -262,10 +262,16 @@ describe('play a friend by URL', () => {
   it('the creator may play the CPU instead of waiting, which closes the room; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
     const url = await createRoom(host);
+    // Arranged while waiting (a3 and f3 swapped): the CPU game starts from that arrangement.
+    await host.click('.cell[data-square="a3"]');
+    await host.click('.cell[data-square="f3"]');
+    const arranged = await ownPieces(host);
     await host.click('[data-focus-key="online-cpu-now"]');
     await host.waitForFunction(() => document.querySelector('.online-title') === null);
     await waitPhase(host, ['setup']);
     assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
+    assert.deepEqual(await ownPieces(host), arranged);
+    assert.equal(await host.textContent('[data-mode-name]'), 'Play the CPU: intermediate');
     await host.close();
     // The friend opening the link afterwards is told there is no game to join.
     const late = await openOnlinePage(browser, url);

@@ -13,7 +13,7 @@ import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
 import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
-import type { Match, Phase } from './state/match';
+import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
@@ -57,7 +57,8 @@ export interface PanelKit {
   reportText(r: Report): string;
   /** The start screen's modes, and starting one. */
   readonly modes: readonly Mode[];
-  startMode(mode: Mode): void;
+  /** Starts a mode, setting up from `startWith` if given (the arrangement made while waiting). */
+  startMode(mode: Mode, startWith?: CarriedArrangement): void;
   chooseModeAgain(): void;
 }
 
@@ -193,9 +194,14 @@ export class App {
 
   // ---- actions -------------------------------------------------------------------------------
 
-  startMode(mode: Mode): void {
+  startMode(mode: Mode, startWith?: CarriedArrangement): void {
     this.endMatch();
-    const match = mode.create({ engine: this.engine, store: this.store, random: this.env.random });
+    const match = mode.create({
+      engine: this.engine,
+      store: this.store,
+      random: this.env.random,
+      ...(startWith === undefined ? {} : { startWith }),
+    });
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
@@ -485,7 +491,11 @@ export class App {
 
   private panelFor(match: Match): Node[] {
     const mode = this.screen.kind === 'match' ? this.screen.mode : null;
-    return mode?.panel?.(match, this.panelKit()) ?? this.matchPanel(match);
+    const own = mode?.panel?.(match, this.panelKit());
+    if (own !== undefined && own !== null) return own;
+    // Which game this is (which CPU level, above all), as the start screen named it.
+    const name = mode === null ? [] : [h('p', { class: 'mode-name', attrs: { 'data-mode-name': mode.id }, text: this.i18n.t(mode.title) })];
+    return [...name, ...this.matchPanel(match)];
   }
 
   private panelKit(): PanelKit {
@@ -510,7 +520,7 @@ export class App {
       statusText: (status) => this.statusText(status),
       reportText: (r) => this.reportText(r),
       modes: MODES,
-      startMode: (mode) => this.startMode(mode),
+      startMode: (mode, startWith) => this.startMode(mode, startWith),
       chooseModeAgain: () => this.chooseModeAgain(),
     };
   }

@@ -160,6 +160,19 @@ describe('CpuMatch', () => {
     }
   });
 
+  it('sets up the first game from an arrangement brought from another mode, turned round if need be', async () => {
+    const engine = testEngine();
+    const brought = engine.autoArrangement('sente', 9);
+    const same = newMatch('sente', { startWith: { side: 'sente', arrangement: brought } }).match;
+    const arranged = (m: CpuMatch) => (m.phase.kind === 'setup' ? m.phase.setup.arrangement : null);
+    expect(arranged(same)).toEqual(brought);
+    const other = newMatch('gote', { startWith: { side: 'sente', arrangement: brought } }).match;
+    expect(arranged(other)).toEqual(engine.turnAround('sente', brought));
+    // "Play again" starts from a new arrangement, as any game does.
+    same.restart();
+    expect(arranged(same)).not.toEqual(brought);
+  });
+
   it('moves first as sente when the human plays gote', async () => {
     const s = newMatch('gote');
     const m = s.match;

@@ -19,6 +19,7 @@ import {
 import {
   loadPreviousArrangement,
   ownPieces,
+  type CarriedArrangement,
   pressOnTurn,
   type Match,
   type Phase,
@@ -41,6 +42,8 @@ export interface CpuMatchOptions {
   readonly now?: () => number;
   /** Waits `ms` milliseconds (defaults to `setTimeout`). */
   readonly sleep?: (ms: number) => Promise<void>;
+  /** The human's arrangement from another mode, to set up the first game from. */
+  readonly startWith?: CarriedArrangement;
 }
 
 /**
@@ -73,6 +76,8 @@ export class CpuMatch implements Match {
   private readonly listeners = new Set<() => void>();
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
+  /** The arrangement brought from another mode, until the first set-up takes it. */
+  private carried: CarriedArrangement | undefined;
   /** Think times (ms) of the CPU's moves in this game, as the worker measured them. */
   readonly thinkTimes: number[] = [];
 
@@ -84,6 +89,7 @@ export class CpuMatch implements Match {
     private readonly options: CpuMatchOptions,
   ) {
     this.human = options.human;
+    this.carried = options.startWith;
     this.cpuSide = opponent(options.human);
     this.now = options.now ?? (() => performance.now());
     this.sleep = options.sleep ?? defaultSleep;
@@ -223,7 +229,14 @@ export class CpuMatch implements Match {
       },
       (e: unknown) => this.fail(epoch, e),
     );
-    return { kind: 'setup', side: this.human, setup: new SetupState(this.engine, this.human, this.nextSeed()) };
+    const setup = new SetupState(this.engine, this.human, this.nextSeed());
+    const carried = this.carried;
+    this.carried = undefined;
+    if (carried !== undefined) {
+      const { side: from, arrangement } = carried;
+      setup.load(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
+    }
+    return { kind: 'setup', side: this.human, setup };
   }
 
   private startGame(): void {

@@ -98,6 +98,16 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   const badge = h('span', { class: `side-badge side-${s.side}`, text: side });
   const connected = match.connection?.kind === 'open';
   const cpu = cpuMode(kit.modes);
+  // Leaving for the CPU while arranging keeps the arrangement made so far (or the one sent).
+  const current = match.phase;
+  const arranged =
+    s.phase !== 'arranging'
+      ? undefined
+      : current.kind === 'setup'
+        ? { side: current.side, arrangement: current.setup.arrangement }
+        : s.held !== null
+          ? { side: s.side, arrangement: s.held }
+          : undefined;
 
   if (s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging' && match.room !== null) {
     out.push(inviteEl(env.roomUrl(match.room), kit));
@@ -113,7 +123,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           : button(t.t('onlineCpuOfferTake'), () => {
               match.abandon();
               env.leaveAddress();
-              kit.startMode(cpu);
+              kit.startMode(cpu, arranged);
             }, { key: 'online-cpu-offer', class: 'btn primary wide' }),
         h('p', { class: 'hint', text: t.t('onlineCpuOfferWait') }),
       ),
@@ -155,7 +165,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           // Closes the room, so the link already sent says the game will not happen.
           match.abandon();
           env.leaveAddress();
-          kit.startMode(cpu);
+          kit.startMode(cpu, arranged);
         }, { key: 'online-cpu-now', class: 'btn wide' }));
       }
       break;

@@ -68,6 +68,14 @@ export interface MatchContext {
   readonly store: ArrangementStore;
   /** Seeds for automatic arrangements. */
   readonly random: () => number;
+  /** An arrangement the player was making in another mode, to set up from instead of a new one. */
+  readonly startWith?: CarriedArrangement;
+}
+
+/** An arrangement as its side placed it (carried to the other side if the new mode needs that). */
+export interface CarriedArrangement {
+  readonly side: Side;
+  readonly arrangement: Arrangement;
 }
 
 /** The viewer's own pieces in a view: square → kind. */
