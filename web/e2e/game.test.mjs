@@ -302,8 +302,14 @@ describe('setup', () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);
     const start = await ownArrangement(page);
-    // Two presses with the keyboard swap a3 and f3 (any kind may stand on either).
+    // Two presses with the keyboard swap a3 and f3 (any kind may stand on either); Escape lets go
+    // of a square picked by mistake.
     await page.focus('.cell[tabindex="0"]');
+    await pressSquare(page, 'b2');
+    assert.equal(await page.$$eval('.cell.selected', (els) => els.map((e) => e.dataset.square).join()), 'b2');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.$$eval('.cell.selected', (els) => els.length), 0);
+    assert.deepEqual(await ownArrangement(page), start);
     await pressSquare(page, 'a3');
     await pressSquare(page, 'f3');
     const swapped = await ownArrangement(page);

@@ -378,7 +378,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'The button-grid panel shows all 46 squares as buttons, one per square, that do exactly what pressing the 3D board does. They sit on a 6 × 8 grid in which each headquarters spans two columns as a single wide button. With a keyboard, move between squares with the arrow keys and press one with Enter (or Space). The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
+              text: 'The button-grid panel shows all 46 squares as buttons, one per square, that do exactly what pressing the 3D board does. They sit on a 6 × 8 grid in which each headquarters spans two columns as a single wide button. With a keyboard, move between squares with the arrow keys and press one with Enter (or Space); Escape lets go of a picked piece or square. The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
             },
           ],
         },

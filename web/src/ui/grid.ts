@@ -233,6 +233,15 @@ export class GridBoard implements BoardView {
       case 'End':
         target = this.cellAt(at.row, 5);
         break;
+      case 'Escape': {
+        // Lets go of the picked piece or square: the same as pressing it again.
+        const picked = this.state?.selected;
+        if (picked === undefined) return;
+        e.preventDefault();
+        this.pressed(picked);
+        this.focus(picked);
+        return;
+      }
       default:
         return;
     }
