@@ -170,6 +170,10 @@ describe('playing the CPU', () => {
     const first = await phase(page);
     assert.ok(first === 'waiting' || first === 'turn', first);
     assert.equal(await waitForHuman(page), 'turn');
+    // The side's badge stands for its name in the heading: said once.
+    assert.equal((await page.textContent('.panel h2')).trim(), 'Gote to move');
+    assert.equal(await page.textContent('.panel h2 .side-badge'), 'Gote');
+    assert.equal(await page.textContent('[data-mode-name]'), 'Start as gote (intermediate)');
     const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
     assert.ok(log > 0);
     assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);
@@ -201,6 +205,7 @@ describe('playing the CPU', () => {
       afterAnswer: async () => {
         const moved = (await page.textContent('.reports')).match(/상대는 (?:cd[18]|[a-f]\d) → (?:cd|[a-f])(\d)(으로|로) 두었습니다\./);
         assert.ok(moved !== null, 'the CPU move is reported in Korean');
+        assert.equal((await page.textContent('.panel h2')).trim(), '선공 차례');
         // The row is read 일 이 삼 사 오 육 칠 팔: 삼 and 육 take 으로.
         assert.equal(moved[2], moved[1] === '3' || moved[1] === '6' ? '으로' : '로');
         assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);

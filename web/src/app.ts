@@ -64,6 +64,12 @@ export interface PanelKit {
 
 type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: Match; readonly off: () => void };
 
+/** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
+function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
+  const at = text.indexOf(side);
+  return at < 0 ? [badge, ' ', text] : [text.slice(0, at), badge, text.slice(at + side.length)];
+}
+
 export class App {
   readonly i18n: I18n;
   private screen: Screen = { kind: 'start' };
@@ -597,7 +603,7 @@ export class App {
           );
         } else {
           out.push(
-            h('h2', {}, sideBadge, ' ', t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side })),
+            h('h2', {}, ...withBadge(t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side }), side, sideBadge)),
             h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
           );
         }
