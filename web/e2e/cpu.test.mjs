@@ -174,6 +174,11 @@ describe('playing the CPU', () => {
     assert.equal((await page.textContent('.panel h2')).trim(), 'Gote to move');
     assert.equal(await page.textContent('.panel h2 .side-badge'), 'Gote');
     assert.equal(await page.textContent('[data-mode-name]'), 'Start as gote (intermediate)');
+    // A piece that cannot move says so where a sighted player looks, not only to a screen reader.
+    await page.click('.cell.own[data-kind="mine"]');
+    assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
+    await page.click('.cell.own[data-kind="mine"]');
+    assert.equal(await page.textContent('[data-notice]'), '');
     const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
     assert.ok(log > 0);
     assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);

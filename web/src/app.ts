@@ -249,9 +249,11 @@ export class App {
       this.setupEvent(p.setup.press(square));
     } else if (p.kind === 'turn') {
       const ev = match.press(square);
+      // A piece that cannot move (a mine, the flag, a boxed-in piece) says so on the panel too.
+      this.notice = null;
       if (ev.type === 'selected') {
         const { moves, attacks } = ev.destinations;
-        if (moves.length + attacks.length === 0) this.say(this.i18n.t('noMoves'));
+        if (moves.length + attacks.length === 0) this.note((t) => t.t('noMoves'), 'warn');
         else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
       } else if (ev.type === 'moved') {
         const lines = ev.reports.map((r) => this.reportText(r));
@@ -605,6 +607,7 @@ export class App {
           out.push(
             h('h2', {}, ...withBadge(t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side }), side, sideBadge)),
             h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
+            this.noticeEl(),
           );
         }
         out.push(this.reportsEl(match.reports));

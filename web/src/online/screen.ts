@@ -177,6 +177,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       out.push(
         h('h2', {}, badge, ' ', t.t(title)),
         h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }),
+        kit.notice(),
         refused,
         kit.reports(match.reports),
       );
