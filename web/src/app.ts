@@ -249,7 +249,8 @@ export class App {
       this.setupEvent(p.setup.press(square));
     } else if (p.kind === 'turn') {
       const ev = match.press(square);
-      // A piece that cannot move (a mine, the flag, a boxed-in piece) says so on the panel too.
+      // Each press replaces the last notice; a piece that cannot move (a mine, the flag, a
+      // boxed-in piece) says so on the panel, not only to screen readers.
       this.notice = null;
       if (ev.type === 'selected') {
         const { moves, attacks } = ev.destinations;
