@@ -45,8 +45,8 @@ describe('Korean particles', () => {
 
   it('are filled in by the messages that need them', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['ko']);
-    expect(i18n.t('youMoved', { from: 'c2', to: 'c3' })).toBe('당신은 c2 → c3으로 두었습니다.');
-    expect(i18n.t('enemyMoved', { from: 'c5', to: 'c4' })).toBe('상대는 c5 → c4로 두었습니다.');
+    expect(i18n.t('youMoved', { from: 'c2', to: 'c3' })).toBe('내가 c2 → c3으로 두었습니다.');
+    expect(i18n.t('enemyMoved', { from: 'c5', to: 'c4' })).toBe('상대가 c5 → c4로 두었습니다.');
     expect(i18n.t('chosen', { square: 'a3' })).toMatch(/^a3을 골랐습니다/);
     expect(i18n.t('swapped', { a: 'b3', b: 'b4' })).toBe('b3과 b4를 바꿨습니다.');
     expect(i18n.t('rule_outside_camp', { square: 'a6' })).toMatch(/^a6은 /);
@@ -196,7 +196,7 @@ describe('button names', () => {
   it('report a battle with the own piece by name and the enemy piece unnamed', () => {
     const ja = new I18n(testEngine().kinds, undefined, ['ja']);
     expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）');
-    expect(ja.t('battleBoth', { kind: ja.kind('captain'), square: 'b5' })).toMatch(/^あなたの大尉と相手の駒は/);
+    expect(ja.t('battleBoth', { kind: ja.kind('captain'), square: 'b5' })).toMatch(/^あなたの大尉は相手の駒と相打ち/);
     const ko = new I18n(testEngine().kinds, undefined, ['ko']);
     expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5)');
     expect(ko.t('battleBoth', { kind: ko.kind('captain'), square: 'b5' })).toMatch(/상대 말/);
