@@ -225,10 +225,13 @@ describe('play a friend by URL', () => {
     assert.equal(shared.length, 1);
     assert.equal(shared[0].url, url);
     // The message belongs to the invitation: it goes when the friend comes.
+    await host.focus('[data-focus-key="copy-url"]');
     const friend = await openOnlinePage(browser, url);
     await friend.click('[data-focus-key="online-join"]');
     await host.waitForSelector('[data-presence="connected"]');
     assert.equal(await host.$('.online-invite'), null);
+    // The focused button went with the invitation: the focus moves to the board, not to the top.
+    await host.waitForFunction(() => document.activeElement?.classList.contains('cell'));
     assert.doesNotMatch(await host.textContent('.panel'), /URL copied/);
     await friend.close();
     // A browser without a share sheet (this headless Chromium) offers only the copy button.
@@ -266,9 +269,12 @@ describe('play a friend by URL', () => {
     await host.click('.cell[data-square="a3"]');
     await host.click('.cell[data-square="f3"]');
     const arranged = await ownPieces(host);
-    await host.click('[data-focus-key="online-cpu-now"]');
+    await host.focus('[data-focus-key="online-cpu-now"]');
+    await host.keyboard.press('Enter');
     await host.waitForFunction(() => document.querySelector('.online-title') === null);
     await waitPhase(host, ['setup']);
+    // The keyboard player lands on the board of the new game, not at the top of the page.
+    assert.equal(await host.evaluate(() => document.activeElement?.classList.contains('cell')), true);
     assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
     assert.deepEqual(await ownPieces(host), arranged);
     assert.equal(await host.textContent('[data-mode-name]'), 'Play the CPU: intermediate');
@@ -368,6 +374,9 @@ describe('the CPU offer when the friend stays away', () => {
     await host.waitForSelector('[data-presence="away"]');
     await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
     assert.match(await host.textContent('.online-offer'), /Your friend has been away for 1 s\./);
+    // Said once in the live region, not repeated by each redraw (a press on the board redraws).
+    assert.match(await host.textContent('.live'), /Your friend has been away for 1 s\./);
+    assert.equal(await host.$('.online-offer[role]'), null);
     assert.equal(await phase(host), 'moved', 'the game waits for the friend');
     // The friend comes back (same browser storage): the offer goes, the game goes on.
     assert.ok(token, 'the guest kept its seat token');
@@ -378,8 +387,11 @@ describe('the CPU offer when the friend stays away', () => {
     await waitPhase(back, ['turn']);
     await host.waitForSelector('[data-presence="connected"]');
     await host.waitForFunction(() => document.querySelector('.online-offer') === null);
+    assert.match(await host.textContent('.live'), /Your friend is here\./);
     await playRandomMove(back, seeded(8));
     await waitPhase(host, ['turn']);
+    await host.waitForFunction(() => /Your turn/.test(document.querySelector('.live').textContent));
+    assert.match(await host.textContent('.live'), /^The enemy moved .*Your turn$/);
     await back.close();
     await host.close();
   });

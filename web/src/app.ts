@@ -211,6 +211,9 @@ export class App {
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
+    // A new game always starts afresh, even in the phase the last one was in (leaving a room
+    // being arranged for a CPU game being arranged): the focus goes where the phase puts it.
+    this.lastPhaseKey = '';
     this.update();
   }
 
@@ -317,6 +320,7 @@ export class App {
     this.no3dNote.textContent = this.no3d ? t.t('board3dUnavailable') : '';
 
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
+    const hadFocus = document.activeElement !== document.body && this.root.contains(document.activeElement);
     const match = this.match;
     const phaseKey = match === null ? 'start' : `${match.phase.kind}:${match.phase.side}`;
     const phaseChanged = phaseKey !== this.lastPhaseKey;
@@ -340,6 +344,7 @@ export class App {
       // The opponent has answered on its own: tell what happened.
       const lines = match.reports.map((r) => this.reportText(r));
       if (match.phase.kind === 'over') lines.push(this.statusText(match.phase.status));
+      if (match.phase.kind === 'turn') lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
       this.say(lines.join(' '));
     }
     if (phaseChanged && match !== null && match.viewer === null) {
@@ -359,6 +364,28 @@ export class App {
         if (near instanceof HTMLElement) near.focus();
       } else again?.focus();
     }
+    if (hadFocus) this.keepFocus();
+  }
+
+  /**
+   * When a redraw took away the focused element (an invitation gone once the friend joined, a
+   * button that became a message), puts the focus where the player acts next instead of leaving
+   * it at the top of the page. Runs after the panels' own choices (`focusIfLost`, which wait a
+   * microtask) and after any redraw that follows at once, so it never overrides them.
+   */
+  private keepFocus(): void {
+    setTimeout(() => {
+      const active = document.activeElement;
+      if (active !== null && active !== document.body) return;
+      const match = this.match;
+      if (match === null) return;
+      const phase = match.phase;
+      if (phase.kind === 'setup-curtain' || phase.kind === 'turn-curtain') this.curtain.querySelector<HTMLElement>('button')?.focus();
+      // Nobody is seated yet (a room still loading or inviting): its panel places the focus.
+      else if (match.viewer === null) return;
+      else if (phase.kind === 'over') this.panel.querySelector<HTMLElement>('.result')?.focus();
+      else this.grid.focus(this.ownSquareToFocus(phase.side));
+    }, 0);
   }
 
   private focusForPhase(phase: Phase | null): void {

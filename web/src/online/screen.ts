@@ -37,9 +37,48 @@ export function onlinePanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): 
   return drawPanel(match, kit, env).filter((n): n is Node => n !== null);
 }
 
+/** What the player was last told of the room, to announce only what changed. */
+interface Told {
+  opponent: string | null;
+  offer: boolean;
+  rematchAsked: boolean;
+}
+
+const told = new WeakMap<OnlineMatch, Told>();
+
+/**
+ * Says in the live region what changed in the room since the last redraw: the friend's moves
+ * (and that it is the player's turn again), the friend leaving or coming back, the CPU offer, a
+ * rematch request. The panel is redrawn often, so its own regions would repeat or go unheard.
+ */
+function announce(match: OnlineMatch, kit: PanelKit): void {
+  const t = kit.i18n;
+  const s = match.state;
+  const lines: string[] = [];
+  const moves = match.takeAnnouncements();
+  for (const reports of moves) lines.push(reports.map((r) => kit.reportText(r)).join(' '));
+  if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
+  const before = told.get(match) ?? { opponent: null, offer: false, rematchAsked: false };
+  const now: Told = {
+    opponent: s?.opponent ?? null,
+    offer: s?.cpuOffer !== null && s?.cpuOffer !== undefined,
+    rematchAsked: s?.rematch.opponent === true && !s.rematch.you,
+  };
+  if (s !== null && before.opponent !== null && now.opponent !== before.opponent) {
+    if (now.opponent === 'connected') lines.push(t.t('onlineOpponentConnected'));
+    else if (now.opponent === 'away') lines.push(t.t('onlineOpponentAway'));
+  }
+  if (now.offer && !before.offer && s?.cpuOffer !== null && s?.cpuOffer !== undefined) {
+    lines.push(t.t('onlineCpuOffer', { time: t.duration(s.cpuOffer) }));
+  }
+  if (now.rematchAsked && !before.rematchAsked) lines.push(t.t('onlineRematchAsked'));
+  told.set(match, now);
+  if (lines.length > 0) kit.say(lines.join(' '));
+}
+
 function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | null)[] {
   const t = kit.i18n;
-  for (const reports of match.takeAnnouncements()) kit.say(reports.map((r) => kit.reportText(r)).join(' '));
+  announce(match, kit);
   const out: (Node | null)[] = [h('h2', { class: 'online-title', text: t.t('onlineTitle') })];
   const stage = match.stage;
   const leave = (): void => {
@@ -116,7 +155,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     out.push(
       h(
         'div',
-        { class: 'online-offer', attrs: { role: 'alert' } },
+        // Announced once, when it comes (see `announce`): a role here would repeat at each redraw.
+        { class: 'online-offer' },
         h('p', { text: t.t('onlineCpuOffer', { time: t.duration(s.cpuOffer) }) }),
         cpu === undefined
           ? null
