@@ -142,7 +142,7 @@ export const en = {
   onlineInviteText: 'Press “Join” to take the second seat. You will play {side}.',
   onlineJoin: 'Join',
   onlineFull: 'This room is full: two players are already in it. Ask your friend for a new URL.',
-  onlineRoomClosed: 'This room is closed: its game cannot go on.',
+  onlineRoomClosed: 'This room is closed, so no game can be played in it. To play your friend, ask them for a new link.',
   onlineMissing: 'There is no such room. It may have expired: rooms last at most 24 hours, or 30 minutes with nobody in them.',
   onlineFailed: 'The server could not be reached ({code}).',
   onlineBusy: 'Many rooms are being created right now. Wait a moment and try again.',

@@ -144,7 +144,7 @@ export const ja: Catalogue = {
   onlineInviteText: '「参加する」を押すと対局に参加します。あなたは{side}です。',
   onlineJoin: '参加する',
   onlineFull: 'このルームは満員です（すでに二人が入っています）。友達に新しい URL をもらってください。',
-  onlineRoomClosed: 'このルームは閉じられました。この対局は続けられません。',
+  onlineRoomClosed: 'このルームは閉じられたため、ここでは対局できません。友達と遊ぶには、新しい URL を送ってもらってください。',
   onlineMissing: 'このルームは見つかりません。期限切れかもしれません（最長 24 時間、誰もいなければ 30 分で消えます）。',
   onlineFailed: 'サーバーに接続できませんでした（{code}）。',
   onlineBusy: 'いまルームの作成が混み合っています。少し待ってからもう一度試してください。',

@@ -144,7 +144,7 @@ export const ko: Catalogue = {
   onlineInviteText: '‘참가하기’를 누르면 대국에 참가합니다. 나는 {side}입니다.',
   onlineJoin: '참가하기',
   onlineFull: '이 방은 꽉 찼습니다 (이미 두 사람이 있습니다). 친구에게 새 URL을 받으세요.',
-  onlineRoomClosed: '이 방은 닫혔습니다. 이 대국은 계속할 수 없습니다.',
+  onlineRoomClosed: '이 방은 닫혀서 여기서는 대국할 수 없습니다. 친구와 두려면 새 URL을 보내 달라고 하세요.',
   onlineMissing: '방을 찾을 수 없습니다. 만료되었을 수 있습니다(방은 최대 24시간, 아무도 없으면 30분 동안 유지됩니다).',
   onlineFailed: '서버에 연결할 수 없습니다 ({code}).',
   onlineBusy: '지금 방 만들기가 몰리고 있습니다. 잠시 후 다시 시도해 주세요.',
