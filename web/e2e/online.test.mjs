@@ -391,7 +391,8 @@ describe('the CPU offer when the friend stays away', () => {
     await playRandomMove(back, seeded(8));
     await waitPhase(host, ['turn']);
     await host.waitForFunction(() => /Your turn/.test(document.querySelector('.live').textContent));
-    assert.match(await host.textContent('.live'), /^The enemy moved .*Your turn$/);
+    // Each report is a sentence of its own when read out.
+    assert.match(await host.textContent('.live'), /^The enemy moved [^.]+\.( Your [a-z ]+ \([a-f0-9]+\)\.)? Your turn\.$/);
     await back.close();
     await host.close();
   });

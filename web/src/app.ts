@@ -262,7 +262,7 @@ export class App {
       } else if (ev.type === 'moved') {
         const lines = ev.reports.map((r) => this.reportText(r));
         if (ev.status.state !== 'ongoing') lines.push(this.statusText(ev.status));
-        this.say(lines.join(' '));
+        this.say(this.i18n.sentences(lines));
       }
     }
     this.update();
@@ -345,7 +345,7 @@ export class App {
       const lines = match.reports.map((r) => this.reportText(r));
       if (match.phase.kind === 'over') lines.push(this.statusText(match.phase.status));
       if (match.phase.kind === 'turn') lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
-      this.say(lines.join(' '));
+      this.say(this.i18n.sentences(lines));
     }
     if (phaseChanged && match !== null && match.viewer === null) {
       // Nothing said to the last player may remain for the next one to read.
@@ -494,7 +494,7 @@ export class App {
           () => {
             match?.reveal();
             const reports = match?.reports ?? [];
-            if (reports.length > 0) this.say(reports.map((r) => this.reportText(r)).join(' '));
+            if (reports.length > 0) this.say(this.i18n.sentences(reports.map((r) => this.reportText(r))));
             this.update();
           },
           { key: 'reveal', class: 'btn primary big' },

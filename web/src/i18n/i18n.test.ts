@@ -64,6 +64,20 @@ describe('Korean particles', () => {
   });
 });
 
+describe('sentences', () => {
+  it('ends each line read out with the language’s full stop, once', () => {
+    const en = new I18n(testEngine().kinds, undefined, ['en']);
+    expect(en.sentences(['Your spy won (b5)', 'The enemy moved c5 → c4.', 'Your turn'])).toBe(
+      'Your spy won (b5). The enemy moved c5 → c4. Your turn.',
+    );
+    const ja = new I18n(testEngine().kinds, undefined, ['ja']);
+    expect(ja.sentences(['あなたの中佐は負けました（c5）', '相手は c5 → c4 と指しました。'])).toBe(
+      'あなたの中佐は負けました（c5）。相手は c5 → c4 と指しました。',
+    );
+    expect(en.sentences([])).toBe('');
+  });
+});
+
 describe('language choice', () => {
   it('follows the browser, falls back to English, and remembers a switch', () => {
     expect(detectLang(['ko-KR', 'en'])).toBe('ko');

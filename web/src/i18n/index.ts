@@ -140,6 +140,18 @@ export class I18n {
     return this.t(side);
   }
 
+  /**
+   * Lines said one after another (in the live region) as sentences: each ends with the
+   * language's full stop unless it already ends a sentence, so "…won (b5)" and "The enemy
+   * moved…" are not read as one.
+   */
+  sentences(lines: readonly string[]): string {
+    const stop = this.current === 'ja' ? '。' : '.';
+    const ended = /[.!?。！？…]$/u;
+    const parts = lines.map((l) => l.trim()).filter((l) => l !== '').map((l) => (ended.test(l) ? l : l + stop));
+    return parts.join(this.current === 'ja' ? '' : ' ');
+  }
+
   /** A span of time in words: whole minutes as minutes, anything else as seconds. */
   duration(seconds: number): string {
     const s = Math.max(0, Math.round(seconds));

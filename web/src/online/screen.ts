@@ -56,7 +56,7 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   const s = match.state;
   const lines: string[] = [];
   const moves = match.takeAnnouncements();
-  for (const reports of moves) lines.push(reports.map((r) => kit.reportText(r)).join(' '));
+  for (const reports of moves) lines.push(...reports.map((r) => kit.reportText(r)));
   if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
   const before = told.get(match) ?? { opponent: null, offer: false, rematchAsked: false };
   const now: Told = {
@@ -73,7 +73,7 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   }
   if (now.rematchAsked && !before.rematchAsked) lines.push(t.t('onlineRematchAsked'));
   told.set(match, now);
-  if (lines.length > 0) kit.say(lines.join(' '));
+  if (lines.length > 0) kit.say(t.sentences(lines));
 }
 
 function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | null)[] {
