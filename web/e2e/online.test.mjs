@@ -316,6 +316,14 @@ describe('play a friend by URL', () => {
         plies = await logLength(host);
       }
       assert.equal(await logLength(guest), plies, 'both pages show every move before the kill');
+      // Everything the live region says from here on.
+      for (const page of [host, guest]) {
+        await page.evaluate(() => {
+          window.liveSaid = [];
+          const live = document.querySelector('.live');
+          new MutationObserver(() => window.liveSaid.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+        });
+      }
       await own.kill();
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="waiting"]');
@@ -324,6 +332,10 @@ describe('play a friend by URL', () => {
       await own.start();
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+        // Said once when it was lost (the count-down itself is not read out), and once when back.
+        await page.waitForFunction(() => window.liveSaid.some((l) => /Connected\./.test(l)));
+        const said = await page.evaluate(() => window.liveSaid);
+        assert.equal(said.filter((l) => /Connection lost: retrying in \d+ s\./.test(l)).length, 1, said.join(' | '));
         assert.equal(await logLength(page), plies, 'the same record after the restart');
       }
       await play(6);

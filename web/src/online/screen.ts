@@ -39,6 +39,9 @@ export function onlinePanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): 
 
 /** What the player was last told of the room, to announce only what changed. */
 interface Told {
+  connection: string | null;
+  /** The connection was lost since it was last open (so its return is news). */
+  lost: boolean;
   opponent: string | null;
   offer: boolean;
   rematchAsked: boolean;
@@ -48,8 +51,9 @@ const told = new WeakMap<OnlineMatch, Told>();
 
 /**
  * Says in the live region what changed in the room since the last redraw: the friend's moves
- * (and that it is the player's turn again), the friend leaving or coming back, the CPU offer, a
- * rematch request. The panel is redrawn often, so its own regions would repeat or go unheard.
+ * (and that it is the player’s turn again), the connection lost and back, the friend leaving or
+ * coming back, the CPU offer, a rematch request. The panel is redrawn often, so its own regions
+ * would repeat or go unheard.
  */
 function announce(match: OnlineMatch, kit: PanelKit): void {
   const t = kit.i18n;
@@ -58,12 +62,27 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   const moves = match.takeAnnouncements();
   for (const reports of moves) lines.push(...reports.map((r) => kit.reportText(r)));
   if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
-  const before = told.get(match) ?? { opponent: null, offer: false, rematchAsked: false };
+  const before = told.get(match) ?? { connection: null, lost: false, opponent: null, offer: false, rematchAsked: false };
   const now: Told = {
+    connection: match.connection?.kind ?? null,
+    lost: false,
     opponent: s?.opponent ?? null,
     offer: s?.cpuOffer !== null && s?.cpuOffer !== undefined,
     rematchAsked: s?.rematch.opponent === true && !s.rematch.you,
   };
+  // The connection: only when it is lost or back, not each second of the count-down.
+  const c = match.connection;
+  now.lost = before.lost && now.connection !== 'open';
+  if (now.connection !== before.connection) {
+    if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineConnected'));
+    else if (c?.kind === 'waiting' && !before.lost) {
+      lines.push(t.t('onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }));
+      now.lost = true;
+    } else if (c?.kind === 'stopped') {
+      lines.push(t.t('onlineStopped'));
+      now.lost = true;
+    }
+  }
   if (s !== null && before.opponent !== null && now.opponent !== before.opponent) {
     if (now.opponent === 'connected') lines.push(t.t('onlineOpponentConnected'));
     else if (now.opponent === 'away') lines.push(t.t('onlineOpponentAway'));
@@ -286,7 +305,8 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
       : t.t(s.opponent === 'none' ? 'onlineOpponentNone' : s.opponent === 'connected' ? 'onlineOpponentConnected' : 'onlineOpponentAway');
   return h(
     'div',
-    { class: 'online-status', attrs: { role: 'status', 'data-connection': cls } },
+    // Not a live region: it is drawn anew at each redraw; `announce` says what changes.
+    { class: 'online-status', attrs: { 'data-connection': cls } },
     h('p', {}, h('span', { class: `online-dot ${cls}`, attrs: { 'aria-hidden': 'true' } }), ' ', text),
     c?.kind === 'waiting' ? button(t.t('onlineReconnectNow'), () => match.reconnectNow(), { key: 'reconnect', class: 'btn ghost' }) : null,
     s === null ? null : h('p', { class: 'small', text: t.t('onlineYouPlay', { side: t.side(s.side) }) }),
