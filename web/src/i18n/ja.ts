@@ -177,7 +177,7 @@ export const ja: Catalogue = {
   onlineCpuNow: '待たずに CPU と遊ぶ',
   onlineYourTurn: 'あなたの番です',
   onlineTheirTurn: '友達の番です',
-  onlineTurnHint: '自分の駒を押し、次に動かす先のマスを押します。',
+  onlineTurnHint: '動かす自分の駒を押してから、行き先のマスを押してください。',
   onlineTheirHint: '友達が考えています。指されるとすぐにここに表示されます。',
   onlineSending: '指し手を送信中…',
   onlineRematch: '先手と後手を入れ替えてもう一局',
