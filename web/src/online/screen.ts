@@ -65,14 +65,13 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   const before = told.get(match) ?? { connection: null, lost: false, opponent: null, offer: false, rematchAsked: false };
   const now: Told = {
     connection: match.connection?.kind ?? null,
-    lost: false,
+    lost: before.lost && match.connection?.kind !== 'open',
     opponent: s?.opponent ?? null,
     offer: s?.cpuOffer !== null && s?.cpuOffer !== undefined,
     rematchAsked: s?.rematch.opponent === true && !s.rematch.you,
   };
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
-  now.lost = before.lost && now.connection !== 'open';
   if (now.connection !== before.connection) {
     if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineConnected'));
     else if (c?.kind === 'waiting' && !before.lost) {
