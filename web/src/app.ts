@@ -202,12 +202,7 @@ export class App {
 
   startMode(mode: Mode, startWith?: CarriedArrangement): void {
     this.endMatch();
-    const match = mode.create({
-      engine: this.engine,
-      store: this.store,
-      random: this.env.random,
-      ...(startWith === undefined ? {} : { startWith }),
-    });
+    const match = mode.create({ engine: this.engine, store: this.store, random: this.env.random, startWith });
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
@@ -364,7 +359,8 @@ export class App {
         if (near instanceof HTMLElement) near.focus();
       } else again?.focus();
     }
-    if (hadFocus) this.keepFocus();
+    const lost = document.activeElement === null || document.activeElement === document.body;
+    if (hadFocus && lost) this.keepFocus();
   }
 
   /**

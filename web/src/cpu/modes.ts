@@ -19,7 +19,7 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
         level,
         thinkMs: THINK_MS[level],
         minDelayMs: MIN_DELAY_MS,
-        ...(ctx.startWith === undefined ? {} : { startWith: ctx.startWith }),
+        startWith: ctx.startWith,
       }),
   };
 }
