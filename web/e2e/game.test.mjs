@@ -193,6 +193,76 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('looks back over a finished game move by move from both starting arrangements, every piece shown', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="local"]');
+    const start = {};
+    for (const side of ['sente', 'gote']) {
+      await page.click('.curtain button');
+      for (const [sq, kind] of Object.entries(await ownArrangement(page))) start[sq] = `${side}:${kind}`;
+      await page.click('[data-focus-key="confirm"]');
+    }
+    await page.click('.curtain button');
+    const board = () =>
+      page.evaluate(() => {
+        const out = {};
+        for (const el of document.querySelectorAll('.cell.has-piece[data-kind]')) {
+          out[el.dataset.square] = `${el.classList.contains('sente') ? 'sente' : 'gote'}:${el.dataset.kind}`;
+        }
+        return out;
+      });
+    // A few moves, battles first, then a resignation.
+    const played = [];
+    for (let ply = 0; ply < 8; ply++) {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const enemies = await page.$$eval('.cell.enemy', (els) => els.map((e) => e.dataset.square));
+      const fights = moves.filter(([, to]) => enemies.includes(to));
+      const pool = fights.length > 0 ? fights : moves;
+      const [from, to] = pool[ply % pool.length];
+      played.push([from, to]);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      if ((await phase(page)) === 'over') break;
+      await page.click('[data-focus-key="hand-over"]');
+      await page.click('.curtain button');
+    }
+    if ((await phase(page)) !== 'over') await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    const end = await board();
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), String(played.length));
+    assert.equal(await page.isDisabled('[data-focus-key="review-forward"]'), true);
+
+    await page.click('[data-focus-key="review-first"]');
+    assert.deepEqual(await board(), start, 'the start shows both arrangements face up');
+    assert.equal((await page.textContent('.review-at')).trim(), `The arrangements at the start (${played.length} moves in all)`);
+    assert.equal(await page.$$eval('.cell.last', (els) => els.length), 0);
+
+    const ids = await kindNames(page, 'id');
+    const names = await kindNames(page, 'en');
+    await page.click('[data-focus-key="review-forward"]');
+    const [from, to] = played[0];
+    assert.equal((await page.textContent('.review-at')).trim(), `Move 1 of ${played.length}`);
+    const mover = names[ids.indexOf(start[from].split(':')[1])];
+    assert.ok((await page.textContent('.review-ply')).trim().startsWith(`Sente ${mover}: ${from} → ${to}`));
+    assert.deepEqual(await page.$$eval('.cell.last', (els) => els.map((e) => e.dataset.square).sort()), [from, to].sort());
+    const after = await board();
+    assert.equal(after[from], undefined, 'the mover left its square');
+    assert.match(await page.textContent('.live'), new RegExp(`Move 1 of ${played.length}\\. Sente `));
+
+    // The keyboard stays on the buttons: at the start, "back" gives way to "forward".
+    await page.focus('[data-focus-key="review-back"]');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '0');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'review-forward');
+
+    await page.click('[data-focus-key="review-last"]');
+    assert.deepEqual(await board(), end, 'the end is the board as the game finished');
+    // A new game starts without the review.
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await page.$('.review'), null);
+    await page.close();
+  });
+
   it('marks the last move in orange for both players and lists removed pieces: own by name, the enemy’s as a count', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);

@@ -144,6 +144,29 @@ describe('play a friend by URL', () => {
       assert.ok(ended !== undefined, `the ${who} got the end`);
       assert.ok(Object.values(ended.view.pieces).every((p) => p.kind !== undefined), `the ${who}'s end view shows every kind`);
     }
+    // Both can look back over the game from both arrangements as they started, after a refresh too.
+    const startOf = (page) => {
+      const f = page.frames.find((x) => x.t === 'started');
+      const out = {};
+      for (const [sq, p] of Object.entries(f.view.pieces)) if (p.side === f.view.side) out[sq] = `${p.side}:${p.kind}`;
+      return out;
+    };
+    const bothStarts = { ...startOf(host), ...startOf(guest) };
+    assert.equal(Object.keys(bothStarts).length, 46);
+    await guest.reload();
+    await waitPhase(guest, ['over']);
+    for (const page of [host, guest]) {
+      await page.click('[data-focus-key="review-first"]');
+      const shown = await page.evaluate(() => {
+        const out = {};
+        for (const el of document.querySelectorAll('.cell.has-piece[data-kind]')) {
+          out[el.dataset.square] = `${el.classList.contains('sente') ? 'sente' : 'gote'}:${el.dataset.kind}`;
+        }
+        return out;
+      });
+      assert.deepEqual(shown, bothStarts);
+      assert.match(await page.textContent('.review-at'), new RegExp(`\\(${plies} moves in all\\)`));
+    }
     console.log(`# online game: ${plies} plies, result: ${result}`);
     await host.close();
     await guest.close();

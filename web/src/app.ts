@@ -15,6 +15,7 @@ import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
+import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
@@ -50,6 +51,8 @@ export interface PanelKit {
   removed(view: View): Node;
   /** Both sides' removed pieces after the end. */
   revealedRemoved(view: View): Node[];
+  /** After the end: stepping through the game from its start, every piece shown (if it can be replayed). */
+  review(match: Match): Node | null;
   log(match: Match): Node;
   /** The resign button. */
   resign(match: Match): Node;
@@ -100,6 +103,11 @@ export class App {
   private battleTable: BattleTable | null = null;
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
+  /**
+   * Looking back over the finished game: its positions from the start and the one on the board
+   * (the last one is the end as it was played).
+   */
+  private review: { readonly match: Match; readonly frames: readonly ReviewFrame[]; at: number } | null = null;
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
 
@@ -325,10 +333,14 @@ export class App {
       if (match?.phase.kind !== 'setup') this.notice = null;
     }
 
+    if (match?.phase.kind !== 'over' || this.review?.match !== match) this.review = null;
+    const reviewed = this.reviewedFrame();
     const state: BoardState =
       match === null
         ? { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] }
-        : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
+        : reviewed !== null
+          ? this.reviewState(reviewed, match.phase.side)
+          : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
     for (const b of this.boards) b.setState(state);
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
@@ -354,8 +366,13 @@ export class App {
       if (again instanceof HTMLButtonElement && again.disabled) {
         // The press itself disabled it (undo with nothing left to undo): stay beside it rather
         // than drop the keyboard player back to the top of the page.
-        let near = again.previousElementSibling ?? again.nextElementSibling;
-        while (near instanceof HTMLButtonElement && near.disabled) near = near.previousElementSibling;
+        const usable = (el: Element | null): boolean => !(el instanceof HTMLButtonElement && el.disabled);
+        let near = again.previousElementSibling;
+        while (near !== null && !usable(near)) near = near.previousElementSibling;
+        if (near === null) {
+          near = again.nextElementSibling;
+          while (near !== null && !usable(near)) near = near.nextElementSibling;
+        }
         if (near instanceof HTMLElement) near.focus();
       } else again?.focus();
     }
@@ -547,6 +564,7 @@ export class App {
           this.removedListEl(this.i18n.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
         ];
       },
+      review: (match) => this.reviewEl(match),
       log: (match) => this.logEl(match),
       resign: (match) => this.resignButton(match),
       statusText: (status) => this.statusText(status),
@@ -653,6 +671,8 @@ export class App {
           h('p', { class: 'hint', text: t.t('revealedNote') }),
         );
         out.push(result, this.reportsEl(match.reports));
+        const review = this.reviewEl(match);
+        if (review !== null) out.push(review);
         if (view !== null) {
           const mine = p.side;
           const other = mine === 'sente' ? 'gote' : 'sente';
@@ -677,6 +697,87 @@ export class App {
       ),
     );
     return out;
+  }
+
+  /** The review of `match`, built on first use once the game is over; null if it cannot be replayed. */
+  private reviewOf(match: Match): { readonly frames: readonly ReviewFrame[]; at: number } | null {
+    if (match.phase.kind !== 'over') return null;
+    if (this.review?.match === match) return this.review;
+    const setups = match.setups();
+    const view = match.view(match.phase.side);
+    if (setups === null || view === null) return null;
+    const frames = reviewFrames(this.engine, setups, view.history);
+    // A replay that falls short of the record would show a game that was not played.
+    if (frames.length !== view.history.length + 1 || frames.length < 2) return null;
+    this.review = { match, frames, at: frames.length - 1 };
+    return this.review;
+  }
+
+  /** The position the review shows, unless it shows the end (then the board is the match's own). */
+  private reviewedFrame(): ReviewFrame | null {
+    const r = this.review;
+    return r === null || r.at >= r.frames.length - 1 ? null : (r.frames[r.at] ?? null);
+  }
+
+  private reviewState(frame: ReviewFrame, viewer: Side): BoardState {
+    const t = this.i18n;
+    const ply = frame.ply;
+    return {
+      viewer,
+      pieces: frame.pieces.map((p) => ({ ...p, label: t.kind(p.kind) })),
+      moveTargets: [],
+      attackTargets: [],
+      lastMove: ply === null ? undefined : { from: ply.from, to: ply.to },
+      battle: ply?.battle ?? undefined,
+    };
+  }
+
+  /** Where the review stands, and what the ply that led there was, with the kinds that took part. */
+  private reviewLines(r: { readonly frames: readonly ReviewFrame[]; readonly at: number }): string[] {
+    const t = this.i18n;
+    const total = r.frames.length - 1;
+    const ply = r.frames[r.at]?.ply ?? null;
+    if (ply === null) return [t.t('reviewStart', { total })];
+    const before = r.frames[r.at - 1]?.pieces ?? [];
+    const kindAt = (sq: Square): string => {
+      const k = before.find((p) => p.square === sq)?.kind;
+      return k === undefined ? '' : t.kind(k);
+    };
+    const params = { side: t.side(ply.side), kind: kindAt(ply.from), from: ply.from, to: ply.to };
+    const line =
+      ply.battle === null
+        ? t.t('reviewMove', params)
+        : t.t('reviewBattle', { ...params, defender: kindAt(ply.to), outcome: t.t(`outcome_${ply.battle.outcome}`) });
+    return [t.t('reviewAt', { n: r.at, total }), line];
+  }
+
+  private reviewEl(match: Match): Node | null {
+    const r = this.reviewOf(match);
+    if (r === null) return null;
+    const t = this.i18n;
+    const last = r.frames.length - 1;
+    const go = (at: number): void => {
+      r.at = Math.max(0, Math.min(last, at));
+      this.say(t.sentences(this.reviewLines(r)));
+      this.update();
+    };
+    const [where, what] = this.reviewLines(r);
+    return h(
+      'section',
+      { class: 'review', attrs: { 'aria-labelledby': 'review-title', 'data-review-at': String(r.at) } },
+      h('h3', { text: t.t('reviewTitle'), attrs: { id: 'review-title' } }),
+      h('p', { class: 'hint', text: t.t('reviewHint') }),
+      h('p', { class: 'review-at', text: where ?? '' }),
+      what === undefined ? null : h('p', { class: 'review-ply', text: what }),
+      h(
+        'div',
+        { class: 'button-grid review-buttons' },
+        button(t.t('reviewFirst'), () => go(0), { key: 'review-first', disabled: r.at === 0 }),
+        button(t.t('reviewBack'), () => go(r.at - 1), { key: 'review-back', disabled: r.at === 0 }),
+        button(t.t('reviewForward'), () => go(r.at + 1), { key: 'review-forward', disabled: r.at === last }),
+        button(t.t('reviewLast'), () => go(last), { key: 'review-last', disabled: r.at === last }),
+      ),
+    );
   }
 
   private noticeEl(): Node {

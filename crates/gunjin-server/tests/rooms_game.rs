@@ -49,6 +49,20 @@ async fn a_full_game_then_a_rematch_with_sides_swapped() {
         assert!(p.get("kind").is_some(), "{p}");
     }
     assert!(host.checked > 20 && guest.checked > 20);
+    // …and both set-ups, as each side arranged them, so the game can be replayed from the start.
+    for ended in [&he, &ge] {
+        assert_eq!(
+            ended["setups"]["sente"]["pieces"],
+            setup_json(Side::Sente, 11)
+        );
+        assert_eq!(
+            ended["setups"]["gote"]["pieces"],
+            setup_json(Side::Gote, 12)
+        );
+    }
+    host.send(json!({"t":"sync"})).await;
+    let synced = host.until("sync").await;
+    assert_eq!(synced["room"]["setups"], he["setups"]);
 
     // A move after the end is refused; a rematch needs both.
     let v = host.v;

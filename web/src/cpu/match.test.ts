@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Arrangement, Side, View } from '../engine';
 import { boardState } from '../state/board-state';
+import { reviewFrames } from '../state/review';
 import { ArrangementStore } from '../state/setup';
 import { MemoryStorage, initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
@@ -261,6 +262,26 @@ describe('CpuMatch', () => {
     const cpuPieces = boardState(m, (k) => k).pieces.filter((p) => p.side === 'gote');
     expect(cpuPieces.length).toBeGreaterThan(20);
     expect(cpuPieces.every((p) => p.kind !== undefined)).toBe(true);
+  });
+
+  it("hands over both arrangements, the CPU's too, only once the game is over (to look back over it)", async () => {
+    const s = newMatch('gote');
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    await settle(s);
+    expect(m.phase.kind).toBe('turn');
+    expect(m.setups()).toBeNull();
+    const mine = m.arrangement('gote');
+    m.resign();
+    const setups = m.setups();
+    expect(setups?.gote).toEqual(mine);
+    const engine = testEngine();
+    expect(engine.validate('sente', setups?.sente ?? {})).toEqual([]);
+    // The CPU's arrangement is the one it played: the game replays from the two.
+    const history = m.view('sente')?.history ?? [];
+    expect(history.length).toBe(1);
+    expect(setups === null ? [] : reviewFrames(engine, setups, history)).toHaveLength(2);
   });
 
   it('says so when the CPU fails instead of hanging silently', async () => {

@@ -26,6 +26,7 @@ import {
   type TurnEvent,
 } from '../state/match';
 import { reportPly, type Report } from '../state/messages';
+import type { Setups } from '../state/review';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
@@ -128,6 +129,14 @@ export class CpuMatch implements Match {
     if (this.game === null) return null;
     if (side !== this.human && this.current.kind !== 'over') return null;
     return this.game.view(side);
+  }
+
+  /** Both arrangements, the CPU's too, once the game is over. */
+  setups(): Setups | null {
+    const human = this.humanArrangement;
+    const cpu = this.cpuArrangement;
+    if (this.current.kind !== 'over' || human === undefined || cpu === undefined) return null;
+    return this.human === 'sente' ? { sente: human, gote: cpu } : { sente: cpu, gote: human };
   }
 
   /** The human's legal moves on their turn (for tests); nothing otherwise. */

@@ -392,6 +392,7 @@ export const helpEn: HelpDocument = {
                 'Play again: in CPU games and two-player games on one device, starts over from arranging the pieces.',
                 'Resign: concede and end the game at once.',
                 'Choose the mode again: go back to choosing how to play.',
+                'Look back over the game: appears once the game is over. “To the start”, “Back one move”, “Forward one move” and “To the end” step through the game from the starting arrangements to the last move, with every piece face up, so you can see which pieces met in each battle.',
               ],
             },
             {

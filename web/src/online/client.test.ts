@@ -229,15 +229,19 @@ describe('RoomClient', () => {
   it('ends with the revealed view and records rematch requests; a new arranging clears the game', () => {
     const { client, socket } = playing(10);
     const revealed = { ...VIEW, status: { state: 'won', winner: 'gote', reason: 'resignation' } };
-    socket.receive({ t: 'ended', v: 11, status: revealed.status, view: revealed });
+    const setups = { sente: { side: 'sente', pieces: { a1: 'general' } }, gote: { side: 'gote', pieces: { a8: 'spy' } } };
+    expect(client.state?.setups).toBeNull();
+    socket.receive({ t: 'ended', v: 11, status: revealed.status, view: revealed, setups });
     expect(client.state?.phase).toBe('finished');
     expect(client.state?.view?.status).toEqual(revealed.status);
+    expect(client.state?.setups).toEqual({ sente: { a1: 'general' }, gote: { a8: 'spy' } });
     socket.receive({ t: 'rematch', v: 12, who: 'opponent' });
     expect(client.state?.rematch).toEqual({ you: false, opponent: true });
     socket.receive({ t: 'arranging', v: 13, game: 2, side: 'gote' });
     expect(client.state?.phase).toBe('arranging');
     expect(client.state?.side).toBe('gote');
     expect(client.state?.view).toBeNull();
+    expect(client.state?.setups).toBeNull();
     expect(client.state?.rematch).toEqual({ you: false, opponent: false });
   });
 

@@ -8,6 +8,7 @@
  */
 import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
+import type { Setups } from '../state/review';
 import {
   isEvent,
   parseServerMessage,
@@ -20,6 +21,7 @@ import {
   type RoomSync,
   type Seat,
   type ServerMessage,
+  type WireSetups,
 } from './protocol';
 
 /** The part of a WebSocket the client uses. */
@@ -49,6 +51,8 @@ export interface RoomState {
   /** The arrangement the server holds for this seat (arranging, ready). */
   readonly held: Arrangement | null;
   readonly view: View | null;
+  /** Both sides' arrangements as the game started, once it is over (the server sends them then). */
+  readonly setups: Setups | null;
   readonly legal: Legal;
   readonly rematch: { readonly you: boolean; readonly opponent: boolean };
   readonly closed: CloseReason | null;
@@ -76,6 +80,10 @@ export const SILENCE_MS = 45_000;
 
 /** Errors that end the seat for good (the token holds no seat, the room is gone). */
 const FATAL = new Set(['bad_token', 'no_room', 'room_closed']);
+
+function setupsOf(w: WireSetups | undefined): Setups | null {
+  return w === undefined ? null : { sente: w.sente.pieces, gote: w.gote.pieces };
+}
 
 function ownPieces(view: View): Record<Square, KindId> {
   const out: Record<Square, KindId> = {};
@@ -131,6 +139,7 @@ function fromSync(room: RoomSync): RoomState {
     opponentReady: room.opponent_ready,
     held: room.setup?.pieces ?? null,
     view: room.view ?? null,
+    setups: setupsOf(room.setups),
     legal: room.legal ?? [],
     rematch: room.rematch,
     closed: room.closed ?? null,
@@ -152,6 +161,7 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
         opponentReady: false,
         held: null,
         view: null,
+        setups: null,
         legal: [],
         rematch: { you: false, opponent: false },
         reports: [],
@@ -171,6 +181,7 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
         opponentReady: false,
         held: null,
         view: e.view,
+        setups: null,
         legal: e.legal ?? [],
         reports: [],
       };
@@ -180,7 +191,7 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
       return { ...s, view: applyPly(s.view, e), legal: e.legal ?? [], reports };
     }
     case 'ended':
-      return { ...s, phase: 'finished', view: e.view, legal: [], cpuOffer: null };
+      return { ...s, phase: 'finished', view: e.view, setups: setupsOf(e.setups), legal: [], cpuOffer: null };
     case 'rematch':
       return { ...s, rematch: { ...s.rematch, [e.who]: true } };
     case 'closed':

@@ -7,6 +7,7 @@
 import type { Arrangement, Destinations, Engine, Side, Square, Status, View } from '../engine';
 import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type TurnEvent } from '../state/match';
 import type { Report } from '../state/messages';
+import type { Setups } from '../state/review';
 import { SetupState, type ArrangementStore } from '../state/setup';
 import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
@@ -222,6 +223,11 @@ export class OnlineMatch implements Match {
     if (s.view !== null) return s.view;
     const held = this.arrangement(side);
     return s.phase === 'arranging' && this.waiting && held !== undefined ? waitingView(s.side, held) : null;
+  }
+
+  setups(): Setups | null {
+    const s = this.state;
+    return s !== null && s.phase === 'finished' ? s.setups : null;
   }
 
   legalMoves(): [Square, Square][] {

@@ -12,6 +12,12 @@ export type RoomPhase = 'arranging' | 'playing' | 'finished' | 'closed';
 export type Who = 'you' | 'opponent';
 export type Legal = readonly (readonly [Square, Square])[];
 
+/** Both sides' set-ups as the server reveals them after the end. */
+export interface WireSetups {
+  readonly sente: { readonly side: Side; readonly pieces: Arrangement };
+  readonly gote: { readonly side: Side; readonly pieces: Arrangement };
+}
+
 /** `sync.room`: the whole room as this seat may know it. */
 export interface RoomSync {
   readonly seat: Seat;
@@ -23,6 +29,8 @@ export interface RoomSync {
   readonly opponent_ready: boolean;
   readonly setup?: { readonly side: Side; readonly pieces: Arrangement };
   readonly view?: View;
+  /** Both sides' set-ups, once the game is over. */
+  readonly setups?: WireSetups;
   readonly legal?: Legal;
   readonly rematch: { readonly you: boolean; readonly opponent: boolean };
   readonly closed?: CloseReason;
@@ -52,7 +60,7 @@ export type RoomEvent =
       readonly status: Status;
       readonly legal?: Legal;
     }
-  | { readonly t: 'ended'; readonly v: number; readonly status: Status; readonly view: View }
+  | { readonly t: 'ended'; readonly v: number; readonly status: Status; readonly view: View; readonly setups?: WireSetups }
   | { readonly t: 'rematch'; readonly v: number; readonly who: Who }
   | { readonly t: 'closed'; readonly v: number; readonly reason: CloseReason };
 

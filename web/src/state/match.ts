@@ -18,6 +18,7 @@ import {
 } from '../engine';
 import type { MessageKey } from '../i18n';
 import { reportPly, type Report } from './messages';
+import type { Setups } from './review';
 import { ArrangementStore, SetupState } from './setup';
 
 export type Phase =
@@ -49,6 +50,8 @@ export interface Match {
   readonly reports: readonly Report[];
   arrangement(side: Side): Arrangement | undefined;
   view(side: Side): View | null;
+  /** Both arrangements as the game started, once it is over (to look back over it); else null. */
+  setups(): Setups | null;
   legalMoves(): [Square, Square][];
   reveal(): void;
   loadPrevious(): boolean;
@@ -180,6 +183,11 @@ export class LocalMatch implements Match {
   /** The view of `side`, once the game has started. */
   view(side: Side): View | null {
     return this.game?.view(side) ?? null;
+  }
+
+  setups(): Setups | null {
+    const { sente, gote } = this.arrangements;
+    return this.current.kind === 'over' && sente !== undefined && gote !== undefined ? { sente, gote } : null;
   }
 
   /** Legal moves of the side to move (for tests and tools; the page does not need it). */

@@ -94,6 +94,9 @@ pub trait RefereeGame: Sized + Send + 'static {
     fn legal(&self, side: Side) -> Option<Self::Legal>;
     /// The record of the game.
     fn record(&self) -> Self::Record;
+    /// Both sides' set-ups once the game is over (everything is revealed then, and the players
+    /// may replay the game from its start); `None` while it goes on.
+    fn revealed_setups(&self) -> Option<BySide<Self::Deployment>>;
 }
 
 /// Gunjin Shogi as refereed in rooms, standard rules.
@@ -253,5 +256,36 @@ impl RefereeGame for Gunjin {
 
     fn record(&self) -> GameRecord {
         self.0.record()
+    }
+
+    fn revealed_setups(&self) -> Option<BySide<GunjinDeployment>> {
+        if self.0.status().is_ongoing() {
+            return None;
+        }
+        let d = self.0.deployments();
+        Some(BySide {
+            sente: GunjinDeployment(d.sente.clone()),
+            gote: GunjinDeployment(d.gote.clone()),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> Gunjin {
+        let d = BySide::new_with(|side| GunjinDeployment(Deployment::auto(side, 5)));
+        Gunjin::start(d).expect("two automatic deployments fit")
+    }
+
+    #[test]
+    fn the_setups_are_revealed_only_once_the_game_is_over() {
+        let mut g = game();
+        assert!(g.revealed_setups().is_none());
+        g.resign(Side::Gote).expect("the game goes on");
+        let setups = g.revealed_setups().expect("over now");
+        assert_eq!(setups.sente.deployment(), &g.game().deployments().sente);
+        assert_eq!(setups.gote.deployment(), &g.game().deployments().gote);
     }
 }

@@ -1,7 +1,7 @@
 //! The two closed message sets of a room's WebSocket, parsed once at the edge.
 //! `docs/protocol.md` is the reference for clients.
 
-use gunjin::Side;
+use gunjin::{BySide, Side};
 use serde::{Deserialize, Serialize};
 
 use super::game::RefereeGame;
@@ -208,6 +208,9 @@ pub struct RoomSync<G: RefereeGame> {
     /// The recipient's view, while playing or after the end.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub view: Option<G::View>,
+    /// Both set-ups, after the end only (to replay the game from its start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setups: Option<BySide<G::Deployment>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<G::Legal>,
     pub rematch: RematchState,
@@ -249,11 +252,13 @@ pub enum ServerMsg<G: RefereeGame> {
         #[serde(skip_serializing_if = "Option::is_none")]
         legal: Option<G::Legal>,
     },
-    /// Versioned: the game ended; the view reveals everything.
+    /// Versioned: the game ended; the view reveals everything, and `setups` holds both sides'
+    /// set-ups so the game can be replayed from its start.
     Ended {
         v: u64,
         status: G::Status,
         view: G::View,
+        setups: BySide<G::Deployment>,
     },
     /// Versioned: `who` asked for another game with sides swapped.
     Rematch { v: u64, who: Who },

@@ -629,6 +629,7 @@ impl<G: RefereeGame> Room<G> {
             opponent_ready: false,
             setup: None,
             view: None,
+            setups: None,
             legal: None,
             rematch: RematchState::default(),
             closed: None,
@@ -649,6 +650,7 @@ impl<G: RefereeGame> Room<G> {
             Phase::Finished { game, rematch } => {
                 sync.phase = PhaseId::Finished;
                 sync.view = Some(game.view(side));
+                sync.setups = game.revealed_setups();
                 sync.rematch = RematchState {
                     you: rematch[seat.index()],
                     opponent: rematch[other.index()],
@@ -868,6 +870,14 @@ impl<G: RefereeGame> Room<G> {
     }
 
     fn end_game(&mut self) {
+        let setups = match &self.phase {
+            Phase::Playing { game, .. } | Phase::Finished { game, .. } => game.revealed_setups(),
+            _ => None,
+        };
+        let Some(setups) = setups else {
+            tracing::error!("rooms: asked to end a game that is not over");
+            return;
+        };
         let phase = std::mem::replace(
             &mut self.phase,
             Phase::Closed {
@@ -883,8 +893,13 @@ impl<G: RefereeGame> Room<G> {
         };
         for seat in Seat::ALL {
             let side = self.side_of(seat);
-            let (status, view) = (game.status(), game.view(side));
-            self.emit(seat, |v| ServerMsg::Ended { v, status, view });
+            let (status, view, setups) = (game.status(), game.view(side), setups.clone());
+            self.emit(seat, |v| ServerMsg::Ended {
+                v,
+                status,
+                view,
+                setups,
+            });
         }
         match serde_json::to_string(&game.record()) {
             Ok(record) => self.writes.push(Write::Record {
