@@ -51,8 +51,6 @@ export interface PanelKit {
   removed(view: View): Node;
   /** Both sides' removed pieces after the end. */
   revealedRemoved(view: View): Node[];
-  /** After the end: stepping through the game from its start, every piece shown (if it can be replayed). */
-  review(match: Match): Node | null;
   log(match: Match): Node;
   /** The resign button. */
   resign(match: Match): Node;
@@ -94,6 +92,8 @@ export class App {
   readonly boardMount: HTMLDivElement;
   private readonly gridHeading: HTMLElement;
   private readonly no3dNote: HTMLElement;
+  /** After the end, the controls that step through the game, just above the board. */
+  private readonly reviewBar: HTMLElement;
   private readonly curtain: HTMLElement;
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
@@ -131,6 +131,8 @@ export class App {
     this.gridHeading.hidden = true;
     this.no3dNote = h('p', { class: 'no3d-note', attrs: { role: 'note' } });
     this.no3dNote.hidden = true;
+    this.reviewBar = h('div', { class: 'review-bar' });
+    this.reviewBar.hidden = true;
     this.stage = h(
       'div',
       { class: 'board-stage' },
@@ -145,7 +147,7 @@ export class App {
       'div',
       { class: 'app' },
       h('header', { class: 'topbar' }, h('div', { class: 'brand' }, this.titleEl, this.taglineEl), this.toolbar),
-      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.stage), this.panel),
+      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.reviewBar, this.stage), this.panel),
       this.live,
     );
     host.append(this.root);
@@ -359,6 +361,9 @@ export class App {
       this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
     }
     this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)), this.panelTools(match !== null && match.viewer === null));
+    const review = match === null ? null : this.reviewEl(match);
+    this.reviewBar.hidden = review === null;
+    this.reviewBar.replaceChildren(...(review === null ? [] : [review]));
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
@@ -564,7 +569,6 @@ export class App {
           this.removedListEl(this.i18n.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
         ];
       },
-      review: (match) => this.reviewEl(match),
       log: (match) => this.logEl(match),
       resign: (match) => this.resignButton(match),
       statusText: (status) => this.statusText(status),
@@ -671,8 +675,6 @@ export class App {
           h('p', { class: 'hint', text: t.t('revealedNote') }),
         );
         out.push(result, this.reportsEl(match.reports));
-        const review = this.reviewEl(match);
-        if (review !== null) out.push(review);
         if (view !== null) {
           const mine = p.side;
           const other = mine === 'sente' ? 'gote' : 'sente';

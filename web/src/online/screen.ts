@@ -255,8 +255,6 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
         ),
         kit.reports(match.reports),
       );
-      const review = kit.review(match);
-      if (review !== null) out.push(review);
       if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
       if (s.rematch.opponent && !s.rematch.you) out.push(msg(t.t('onlineRematchAsked')));
       if (s.rematch.you) out.push(msg(t.t('onlineRematchSent')));
