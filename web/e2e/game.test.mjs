@@ -211,7 +211,8 @@ describe('one device, two players', () => {
         }
         return out;
       });
-    // A few moves, battles first, then a resignation.
+    // A few moves, battles first, then a resignation; the record, once opened, stays open.
+    await page.click('.log-box summary');
     const played = [];
     for (let ply = 0; ply < 8; ply++) {
       const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
@@ -228,6 +229,7 @@ describe('one device, two players', () => {
     }
     if ((await phase(page)) !== 'over') await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
+    assert.equal(await page.evaluate(() => document.querySelector('.log-box').open), true, 'the record stayed open');
     const end = await board();
     assert.equal(await page.getAttribute('.review', 'data-review-at'), String(played.length));
     assert.equal(await page.isDisabled('[data-focus-key="review-forward"]'), true);
@@ -254,6 +256,14 @@ describe('one device, two players', () => {
     await page.keyboard.press('Enter');
     assert.equal(await page.getAttribute('.review', 'data-review-at'), '0');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'review-forward');
+
+    // Each line of the record takes the review to the position after that move.
+    await page.click('[data-focus-key="log-2"]');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '2');
+    assert.equal(await page.getAttribute('[data-focus-key="log-2"]', 'aria-current'), 'step');
+    assert.equal(await page.evaluate(() => document.querySelector('.log-box').open), true, 'the record stays open');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log-2');
+    assert.equal((await page.textContent('.review-at')).trim(), `Move 2 of ${played.length}`);
 
     await page.click('[data-focus-key="review-last"]');
     assert.deepEqual(await board(), end, 'the end is the board as the game finished');

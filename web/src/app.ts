@@ -98,6 +98,8 @@ export class App {
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
   private dialog: HTMLDialogElement | null = null;
+  /** Whether the record of moves is open in the panel (it stays open while you play). */
+  private logOpen = false;
   /** Whether the win/loss table is open in the panel (it stays open while you play). */
   private tableOpen = false;
   private battleTable: BattleTable | null = null;
@@ -753,16 +755,19 @@ export class App {
     return [t.t('reviewAt', { n: r.at, total }), line];
   }
 
+  /** Shows the position after `at` plies (0: the start) and says what led there. */
+  private reviewTo(r: { readonly frames: readonly ReviewFrame[]; at: number }, at: number): void {
+    r.at = Math.max(0, Math.min(r.frames.length - 1, at));
+    this.say(this.i18n.sentences(this.reviewLines(r)));
+    this.update();
+  }
+
   private reviewEl(match: Match): Node | null {
     const r = this.reviewOf(match);
     if (r === null) return null;
     const t = this.i18n;
     const last = r.frames.length - 1;
-    const go = (at: number): void => {
-      r.at = Math.max(0, Math.min(last, at));
-      this.say(t.sentences(this.reviewLines(r)));
-      this.update();
-    };
+    const go = (at: number): void => this.reviewTo(r, at);
     const [where, what] = this.reviewLines(r);
     return h(
       'section',
@@ -823,6 +828,7 @@ export class App {
     const p = match.phase;
     const view = p.kind === 'setup' || p.kind === 'setup-curtain' ? null : match.view(p.side);
     const history = view?.history ?? [];
+    const review = this.reviewOf(match);
     const list = h('ol', { class: 'log' });
     history.forEach((ply, i) => {
       const params = {
@@ -832,9 +838,30 @@ export class App {
         to: ply.to,
         outcome: ply.battle === null ? '' : t.t(`outcome_${ply.battle.outcome}`),
       };
-      list.append(h('li', { text: t.t(ply.battle === null ? 'plyLine' : 'plyBattle', params) }));
+      const text = t.t(ply.battle === null ? 'plyLine' : 'plyBattle', params);
+      // After the end each line also sets the review to the position after that move.
+      const jump = review === null ? null : button(text, () => this.reviewTo(review, i + 1), { key: `log-${i + 1}`, class: 'log-jump' });
+      if (jump !== null && review?.at === i + 1) jump.setAttribute('aria-current', 'step');
+      list.append(jump === null ? h('li', { text }) : h('li', {}, jump));
     });
-    return h('details', { class: 'log-box' }, h('summary', { text: `${t.t('log')} (${history.length})` }), list);
+    const box = h('details', { class: 'log-box' }, h('summary', { text: `${t.t('log')} (${history.length})` }), list);
+    // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
+    box.open = this.logOpen;
+    box.addEventListener('toggle', () => {
+      this.logOpen = box.open;
+    });
+    if (this.logOpen) queueMicrotask(() => {
+      const current = list.querySelector('[aria-current]');
+      if (!(current instanceof HTMLElement)) {
+        list.scrollTop = list.scrollHeight;
+        return;
+      }
+      // Scrolls the list alone (scrollIntoView would move the page away from the board).
+      const outer = list.getBoundingClientRect();
+      const inner = current.getBoundingClientRect();
+      if (inner.top < outer.top || inner.bottom > outer.bottom) list.scrollTop += inner.top - outer.top - (outer.height - inner.height) / 2;
+    });
+    return box;
   }
 
   private reportText(r: Report): string {
