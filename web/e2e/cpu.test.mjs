@@ -143,6 +143,11 @@ describe('playing the CPU', () => {
     const named = lost[0] === 'none' ? [] : lost[0].split(', ');
     assert.equal(named.length, 23 - goteLeft, `the enemy's removed pieces: ${lost[0]}`);
     console.log(`# CPU game (beginner): ${plies} human moves, result: ${result}`);
+    // The result counts in the player's record against this level, shown in the result too.
+    const outcome = /^Draw/.test(result) ? 'drawn' : result.startsWith('Sente wins') ? 'won' : 'lost';
+    const record = { won: 0, lost: 0, drawn: 0, [outcome]: 1 };
+    const recordText = `Your record: ${record.won} won, ${record.lost} lost, ${record.drawn} drawn`;
+    assert.equal((await page.textContent('.result .mode-record')).trim(), recordText);
 
     // Play again: back to the arrangement, nothing of the CPU shown.
     await tabTo(page, 'Play again');
@@ -157,6 +162,9 @@ describe('playing the CPU', () => {
     await tabTo(page, 'Choose the mode again');
     await page.keyboard.press('Enter');
     assert.equal(await phase(page), 'start');
+    // The start screen keeps the record under the level (the game left unfinished does not count).
+    assert.equal((await page.textContent('.mode-button[data-mode="cpu-beginner"] .mode-record')).trim(), recordText);
+    assert.equal(await page.$('.mode-button[data-mode="cpu-advanced"] .mode-record'), null);
     await page.close();
   });
 

@@ -15,6 +15,7 @@ import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
+import { ResultStore } from './state/results';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
@@ -75,6 +76,7 @@ export class App {
   readonly i18n: I18n;
   private screen: Screen = { kind: 'start' };
   private readonly store: ArrangementStore;
+  private readonly results: ResultStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
   /** The 3D board once mounted (it shows text that follows the language). */
@@ -120,6 +122,7 @@ export class App {
   ) {
     this.i18n = new I18n(engine.kinds, env.storage, env.languages);
     this.store = new ArrangementStore(env.storage, engine);
+    this.results = new ResultStore(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
     this.taglineEl = h('p', { class: 'tagline' });
@@ -214,7 +217,7 @@ export class App {
 
   startMode(mode: Mode, startWith?: CarriedArrangement): void {
     this.endMatch();
-    const match = mode.create({ engine: this.engine, store: this.store, random: this.env.random, startWith });
+    const match = mode.create({ engine: this.engine, store: this.store, results: this.results, random: this.env.random, startWith });
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
@@ -536,7 +539,9 @@ export class App {
         },
         h('span', { class: 'mode-title', attrs: { id: `mode-title-${mode.id}` }, text: t.t(mode.title) }),
         h('span', { class: 'mode-desc', attrs: { id: `mode-desc-${mode.id}` }, text: t.t(mode.description) }),
+        this.recordEl(mode, `mode-record-${mode.id}`),
       );
+      if (b.querySelector('.mode-record') !== null) b.setAttribute('aria-describedby', `mode-desc-${mode.id} mode-record-${mode.id}`);
       b.dataset['focusKey'] = `mode-${mode.id}`;
       b.dataset['mode'] = mode.id;
       b.addEventListener('click', () => this.startMode(mode));
@@ -618,6 +623,7 @@ export class App {
 
   private matchPanel(match: Match): Node[] {
     const t = this.i18n;
+    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
     const p = match.phase;
     const side = t.side(p.side);
     const out: Node[] = [];
@@ -675,6 +681,7 @@ export class App {
           h('h2', { text: t.t('overTitle') }),
           h('p', { class: 'result-text', text: this.statusText(p.status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),
+          mode === null ? null : this.recordEl(mode),
         );
         out.push(result, this.reportsEl(match.reports));
         if (view !== null) {
@@ -785,6 +792,14 @@ export class App {
         button(t.t('reviewLast'), () => go(last), { key: 'review-last', disabled: r.at === last }),
       ),
     );
+  }
+
+  /** The player's results in a mode that keeps them, once there is one; else nothing. */
+  private recordEl(mode: Mode, id?: string): Node | null {
+    if (mode.keepsResults !== true) return null;
+    const { won, lost, drawn } = this.results.tally(mode.id);
+    if (won + lost + drawn === 0) return null;
+    return h('span', { class: 'mode-record', text: this.i18n.t('modeRecord', { won, lost, drawn }), attrs: id === undefined ? {} : { id } });
   }
 
   private noticeEl(): Node {

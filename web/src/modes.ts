@@ -13,6 +13,8 @@ export interface Mode {
   readonly title: MessageKey;
   readonly description: MessageKey;
   create(ctx: MatchContext): Match;
+  /** Whether the player's results in this mode are counted (the CPU modes). */
+  readonly keepsResults?: boolean;
   /** Draws the panel itself with the page's parts (null or absent: the page's own panel). */
   panel?(match: Match, kit: PanelKit): Node[] | null;
 }

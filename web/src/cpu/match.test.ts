@@ -264,6 +264,37 @@ describe('CpuMatch', () => {
     expect(cpuPieces.every((p) => p.kind !== undefined)).toBe(true);
   });
 
+  it('says once how each game ended: a resignation, and a natural end', async () => {
+    const ends: string[] = [];
+    const s = newMatch('sente', { minDelayMs: 0, onEnd: (status) => ends.push(status.state === 'won' ? `won:${status.winner}:${status.reason}` : status.state) });
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    expect(ends).toEqual([]);
+    m.resign();
+    await settle(s);
+    expect(ends).toEqual(['won:gote:resignation']);
+    expect(m.resign()).toBeNull();
+    expect(ends).toHaveLength(1);
+    m.restart();
+    await settle(s);
+    m.confirmSetup();
+    let rng = 3;
+    while (m.phase.kind === 'turn') {
+      const moves = m.legalMoves();
+      rng = (rng * 1103515245 + 12345) % 2147483648;
+      const [from, to] = moves[rng % moves.length] ?? ['', ''];
+      m.press(from);
+      m.press(to);
+      await settle(s);
+    }
+    expect(m.phase.kind).toBe('over');
+    expect(ends).toHaveLength(2);
+    const status = m.phase.kind === 'over' ? m.phase.status : null;
+    expect(ends[1]).toBe(status?.state === 'won' ? `won:${status.winner}:${status.reason}` : status?.state);
+  }, 60_000);
+
   it("hands over both arrangements, the CPU's too, only once the game is over (to look back over it)", async () => {
     const s = newMatch('gote');
     const m = s.match;

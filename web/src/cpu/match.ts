@@ -45,6 +45,8 @@ export interface CpuMatchOptions {
   readonly sleep?: (ms: number) => Promise<void>;
   /** The human's arrangement from another mode, to set up the first game from. */
   readonly startWith?: CarriedArrangement;
+  /** Called once when a game ends (by a move or a resignation), with how it ended. */
+  readonly onEnd?: (status: Status) => void;
 }
 
 /**
@@ -186,7 +188,7 @@ export class CpuMatch implements Match {
     this.epoch++;
     const status = this.game.resign(this.human);
     this.selection = null;
-    this.current = { kind: 'over', side: this.human, status };
+    this.end(status);
     return status;
   }
 
@@ -269,7 +271,7 @@ export class CpuMatch implements Match {
     const reports = reportPly(this.human, answer.ply, before);
     this.reportList = reports;
     if (answer.status.state === 'ongoing') this.cpuTurn(game);
-    else this.current = { kind: 'over', side: this.human, status: answer.status };
+    else this.end(answer.status);
     return { type: 'moved', ply: answer.ply, reports, status: answer.status };
   }
 
@@ -307,10 +309,13 @@ export class CpuMatch implements Match {
       answer = game.play(first[0], first[1]);
     }
     this.reportList = [...this.reportList, ...reportPly(this.human, answer.ply, before)];
-    this.current =
-      answer.status.state === 'ongoing'
-        ? { kind: 'turn', side: this.human }
-        : { kind: 'over', side: this.human, status: answer.status };
+    if (answer.status.state === 'ongoing') this.current = { kind: 'turn', side: this.human };
+    else this.end(answer.status);
+  }
+
+  private end(status: Status): void {
+    this.current = { kind: 'over', side: this.human, status };
+    this.options.onEnd?.(status);
   }
 
   private fail(epoch: number, e: unknown): void {

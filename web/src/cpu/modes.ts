@@ -3,6 +3,7 @@ import type { Mode } from '../modes';
 import { WorkerCpu } from './client';
 import { CpuMatch } from './match';
 import { THINK_MS, type CpuLevel } from './protocol';
+import { outcomeFor } from '../state/results';
 import './cpu.css';
 
 /** The thinking indicator shows at least this long, so the CPU's move can be followed. */
@@ -13,6 +14,7 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
     id,
     title,
     description,
+    keepsResults: true,
     create: (ctx) =>
       new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
         human,
@@ -20,6 +22,10 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
         thinkMs: THINK_MS[level],
         minDelayMs: MIN_DELAY_MS,
         startWith: ctx.startWith,
+        onEnd: (status) => {
+          const outcome = outcomeFor(human, status);
+          if (outcome !== null) ctx.results.add(id, outcome);
+        },
       }),
   };
 }

@@ -261,6 +261,10 @@ export const helpEn: HelpDocument = {
                 'Play a friend: send a link and play someone elsewhere.',
               ],
             },
+            {
+              kind: 'p',
+              text: 'Your wins, losses and draws against the CPU are counted in this browser for each of its modes, and shown on the mode’s button and with each result. A resignation counts as a loss; a game left with “Play again” or “Choose the mode again” does not count.',
+            },
           ],
         },
         {

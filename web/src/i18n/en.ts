@@ -12,6 +12,7 @@ export const en = {
   helpNewTab: '{link} (opens in a new tab)',
 
   chooseMode: 'How would you like to play?',
+  modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',
   modeLocal: 'Two players on this device',
   modeLocalDesc: 'Take turns on one screen. A curtain hides the board while you hand it over.',
 

@@ -14,6 +14,7 @@ export const ja: Catalogue = {
   helpNewTab: '{link}（新しいタブで開く）',
 
   chooseMode: '遊び方を選んでください',
+  modeRecord: '戦績: {won} 勝 {lost} 敗 {drawn} 分',
   modeLocal: 'この端末で 2 人で遊ぶ',
   modeLocalDesc: '1 つの画面を交代で使います。端末を渡す間は幕が盤を隠します。',
 

@@ -14,6 +14,7 @@ export const ko: Catalogue = {
   helpNewTab: '{link} (새 탭에서 열립니다)',
 
   chooseMode: '어떻게 플레이할까요?',
+  modeRecord: '전적: {won}승 {lost}패 {drawn}무',
   modeLocal: '이 기기에서 2명이 하기',
   modeLocalDesc: '한 화면을 번갈아 씁니다. 기기를 넘기는 동안에는 가림막이 판을 가립니다.',
 

@@ -18,6 +18,7 @@ import {
 } from '../engine';
 import type { MessageKey } from '../i18n';
 import { reportPly, type Report } from './messages';
+import type { ResultStore } from './results';
 import type { Setups } from './review';
 import { ArrangementStore, SetupState } from './setup';
 
@@ -69,6 +70,8 @@ export interface Match {
 export interface MatchContext {
   readonly engine: Engine;
   readonly store: ArrangementStore;
+  /** The player's results against each CPU mode. */
+  readonly results: ResultStore;
   /** Seeds for automatic arrangements. */
   readonly random: () => number;
   /** An arrangement the player was making in another mode, to set up from instead of a new one. */
