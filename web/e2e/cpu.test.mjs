@@ -262,4 +262,40 @@ describe('playing the CPU', () => {
     for (const id of ids) assert.ok(!new RegExp(`(^|[^a-z_])${id}([^a-z_]|$)`).test(text), `kind id ${id} in the page`);
     await page.close();
   });
+
+  it('a reload in mid-game loses nothing: the start screen offers the game, and it goes on where it was', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="cpu-gote"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    await playAgainstCpu(page, { turns: 3, pick: (i) => i * 5 + 1, thinking: /thinking/, afterAnswer: async () => {} });
+    assert.equal(await phase(page), 'turn');
+    const board = () =>
+      page.evaluate(() => [...document.querySelectorAll('.cell.has-piece')].map((e) => `${e.dataset.square}:${e.classList.contains('gote') ? 'gote' : 'sente'}:${e.dataset.kind ?? '?'}`).sort());
+    const before = await board();
+    const plies = Number(/\((\d+)\)/.exec(await page.textContent('.log-box summary'))[1]);
+    assert.equal(plies, 7, 'the CPU opened, then three moves each');
+    // Nothing of the CPU's is kept in the browser: its deployment comes back from a seed.
+    const kept = await page.evaluate(() => localStorage.getItem('gunjin.cpuGame'));
+    const ids = await kindNames(page, 'id');
+    const keptKinds = Object.values(JSON.parse(kept).game.arrangement);
+    assert.equal(keptKinds.length, 23);
+    assert.ok(keptKinds.every((k) => ids.includes(k)));
+    assert.ok(!/"sente"/.test(kept), 'no piece of the CPU (sente) is kept');
+
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume"]');
+    assert.match(await page.textContent('.resume'), /Start as gote \(intermediate\).*moves played: 7/);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'resume');
+    await page.keyboard.press('Enter');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.deepEqual(await board(), before);
+    assert.match(await page.textContent('.log-box summary'), /\(7\)/);
+    await assertNoEnemyKind(page, 'sente');
+    // Leaving the game gives it up: the start screen no longer offers it.
+    await page.click('[data-focus-key="choose-mode"]');
+    assert.equal(await page.$('[data-focus-key="resume"]'), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.cpuGame')), null);
+    await page.close();
+  });
 });

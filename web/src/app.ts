@@ -15,6 +15,7 @@ import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
+import { CpuGameStore } from './cpu/saved';
 import { ResultStore } from './state/results';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
@@ -77,6 +78,7 @@ export class App {
   private screen: Screen = { kind: 'start' };
   private readonly store: ArrangementStore;
   private readonly results: ResultStore;
+  private readonly cpuGames: CpuGameStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
   /** The 3D board once mounted (it shows text that follows the language). */
@@ -123,6 +125,7 @@ export class App {
     this.i18n = new I18n(engine.kinds, env.storage, env.languages);
     this.store = new ArrangementStore(env.storage, engine);
     this.results = new ResultStore(env.storage);
+    this.cpuGames = new CpuGameStore(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
     this.taglineEl = h('p', { class: 'tagline' });
@@ -215,9 +218,18 @@ export class App {
 
   // ---- actions -------------------------------------------------------------------------------
 
-  startMode(mode: Mode, startWith?: CarriedArrangement): void {
+  /** Starts `mode`: a new game (set up from `startWith` if given), or its kept unfinished one. */
+  startMode(mode: Mode, startWith?: CarriedArrangement, resume = false): void {
     this.endMatch();
-    const match = mode.create({ engine: this.engine, store: this.store, results: this.results, random: this.env.random, startWith });
+    const match = mode.create({
+      engine: this.engine,
+      store: this.store,
+      results: this.results,
+      cpuGames: this.cpuGames,
+      resume,
+      random: this.env.random,
+      startWith,
+    });
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };
     this.notice = null;
@@ -413,7 +425,7 @@ export class App {
 
   private focusForPhase(phase: Phase | null): void {
     if (phase === null) {
-      this.panel.querySelector<HTMLElement>('.mode-button')?.focus();
+      (this.panel.querySelector<HTMLElement>('[data-focus-key="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus();
       return;
     }
     switch (phase.kind) {
@@ -547,7 +559,24 @@ export class App {
       b.addEventListener('click', () => this.startMode(mode));
       list.append(b);
     }
-    return [h('h2', { text: t.t('chooseMode') }), list];
+    return [...this.resumeEl(), h('h2', { text: t.t('chooseMode') }), list];
+  }
+
+  /** The unfinished CPU game kept in the browser, to go on with (nothing if there is none). */
+  private resumeEl(): Node[] {
+    const t = this.i18n;
+    const saved = this.cpuGames.load();
+    const mode = saved === null ? undefined : MODES.find((m) => m.id === saved.mode);
+    if (saved === null || mode === undefined) return [];
+    return [
+      h(
+        'section',
+        { class: 'resume', attrs: { 'aria-labelledby': 'resume-title' } },
+        h('h2', { text: t.t('resumeTitle'), attrs: { id: 'resume-title' } }),
+        h('p', { text: t.t('resumeText', { mode: t.t(mode.title), moves: saved.game.moves.length }) }),
+        button(t.t('resume'), () => this.startMode(mode, undefined, true), { key: 'resume', class: 'btn primary wide' }),
+      ),
+    ];
   }
 
   private panelFor(match: Match): Node[] {

@@ -33,4 +33,7 @@ export class MemoryStorage {
   setItem(key: string, value: string): void {
     this.map.set(key, value);
   }
+  removeItem(key: string): void {
+    this.map.delete(key);
+  }
 }

@@ -7,6 +7,7 @@ import { MemoryStorage, initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { RequestCpu, type CpuPlayer } from './client';
 import { CpuMatch, type CpuMatchOptions } from './match';
+import { CpuGameStore, type SavedCpuGame } from './saved';
 import type { CpuLevel, CpuMove, CpuRequest } from './protocol';
 
 // `answer` calls the CPU's own wasm build, as the worker does.
@@ -294,6 +295,68 @@ describe('CpuMatch', () => {
     const status = m.phase.kind === 'over' ? m.phase.status : null;
     expect(ends[1]).toBe(status?.state === 'won' ? `won:${status.winner}:${status.reason}` : status?.state);
   }, 60_000);
+
+  it('keeps the unfinished game after every move, goes on with it in a new match, and forgets it at the end', async () => {
+    const storage = new MemoryStorage();
+    const games = new CpuGameStore(storage);
+    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear() };
+    const s = newMatch('sente', { persist });
+    const m = s.match;
+    await settle(s);
+    expect(games.load()).toBeNull();
+    m.confirmSetup();
+    expect(games.load()?.game.moves).toEqual([]);
+    for (let i = 0; i < 3; i++) {
+      humanMoves(m);
+      await settle(s);
+    }
+    const kept = games.load()?.game;
+    const history = m.view('sente')?.history ?? [];
+    expect(history).toHaveLength(6);
+    expect(kept?.moves).toEqual(history.map((p) => [p.from, p.to]));
+    expect(kept?.arrangement).toEqual(m.arrangement('sente'));
+    // Nothing of the CPU's is kept but the seed of its deployment.
+    expect(JSON.stringify(kept)).not.toMatch(/"gote"/);
+
+    // The page reloads: a new match goes on from the same position, the CPU deployed the same way.
+    const again = newMatch('sente', { persist, resume: kept });
+    expect(again.match.phase).toEqual({ kind: 'waiting', side: 'sente', note: 'cpuResuming' });
+    await settle(again);
+    expect(again.match.phase.kind).toBe('turn');
+    expect(again.match.view('sente')).toEqual(m.view('sente'));
+    expect(again.match.reports.length).toBeGreaterThan(0);
+    m.resign();
+    again.match.resign();
+    expect(again.match.setups()).toEqual(m.setups());
+    expect(games.load()).toBeNull();
+  });
+
+  it('drops a kept game that does not replay, and leaving a match forgets only its own game', async () => {
+    const storage = new MemoryStorage();
+    const games = new CpuGameStore(storage);
+    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear() };
+    const arrangement = testEngine().autoArrangement('sente', 5);
+    const broken: SavedCpuGame = { human: 'sente', level: 'beginner', arrangement, cpuSeed: 9, moves: [['a1', 'f8']] };
+    games.save('cpu-beginner', broken);
+    const s = newMatch('sente', { persist, resume: broken });
+    await settle(s);
+    expect(s.match.phase.kind).toBe('setup');
+    expect(games.load()).toBeNull();
+
+    // A kept game survives a match that never started its own.
+    games.save('cpu-beginner', { ...broken, moves: [] });
+    const other = newMatch('sente', { persist });
+    await settle(other);
+    other.match.dispose();
+    expect(games.load()?.game.cpuSeed).toBe(9);
+    // A started game is given up by leaving it.
+    const third = newMatch('sente', { persist });
+    await settle(third);
+    third.match.confirmSetup();
+    expect(games.load()?.game.cpuSeed).not.toBe(9);
+    third.match.dispose();
+    expect(games.load()).toBeNull();
+  });
 
   it("hands over both arrangements, the CPU's too, only once the game is over (to look back over it)", async () => {
     const s = newMatch('gote');

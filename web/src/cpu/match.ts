@@ -25,11 +25,12 @@ import {
   type Phase,
   type TurnEvent,
 } from '../state/match';
-import { reportPly, type Report } from '../state/messages';
+import { reportLastPly, reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
+import type { SavedCpuGame } from './saved';
 
 export interface CpuMatchOptions {
   /** The human's side (sente moves first). */
@@ -47,6 +48,10 @@ export interface CpuMatchOptions {
   readonly startWith?: CarriedArrangement;
   /** Called once when a game ends (by a move or a resignation), with how it ended. */
   readonly onEnd?: (status: Status) => void;
+  /** Where the unfinished game is kept after every move (and forgotten once it ends). */
+  readonly persist?: { save(game: SavedCpuGame): void; clear(): void };
+  /** An unfinished game of this mode to go on with instead of a new one. */
+  readonly resume?: SavedCpuGame;
 }
 
 /**
@@ -81,6 +86,12 @@ export class CpuMatch implements Match {
   private readonly sleep: (ms: number) => Promise<void>;
   /** The arrangement brought from another mode, until the first set-up takes it. */
   private carried: CarriedArrangement | undefined;
+  /** The unfinished game to go on with, until the first set-up takes it. */
+  private resumeFrom: SavedCpuGame | undefined;
+  /** The seed of the CPU's deployment in this game (kept with the game instead of the deployment). */
+  private cpuSeed = 0;
+  /** Whether this match has kept its game (so only its own is forgotten when it is left). */
+  private kept = false;
   /** Think times (ms) of the CPU's moves in this game, as the worker measured them. */
   readonly thinkTimes: number[] = [];
 
@@ -93,6 +104,7 @@ export class CpuMatch implements Match {
   ) {
     this.human = options.human;
     this.carried = options.startWith;
+    this.resumeFrom = options.resume;
     this.cpuSide = opponent(options.human);
     this.now = options.now ?? (() => performance.now());
     this.sleep = options.sleep ?? defaultSleep;
@@ -195,6 +207,7 @@ export class CpuMatch implements Match {
   /** Back to the human's arrangement for a new game against a newly deployed CPU. */
   restart(): void {
     this.epoch++;
+    this.forget();
     this.game?.dispose();
     this.game = null;
     this.humanArrangement = undefined;
@@ -211,8 +224,10 @@ export class CpuMatch implements Match {
     return () => this.listeners.delete(listener);
   }
 
+  /** Leaving the match (another mode, or the start screen) gives up its unfinished game. */
   dispose(): void {
     this.epoch++;
+    this.forget();
     this.listeners.clear();
     this.game?.dispose();
     this.game = null;
@@ -227,9 +242,13 @@ export class CpuMatch implements Match {
 
   /** A fresh arrangement for the human, and the CPU's deployment asked for meanwhile. */
   private setupPhase(): Phase {
+    const saved = this.resumeFrom;
+    this.resumeFrom = undefined;
+    if (saved !== undefined && saved.human === this.human && saved.level === this.options.level) return this.resumePhase(saved);
     const epoch = this.epoch;
     const side = this.cpuSide;
-    void this.cpu.chooseDeployment(side, this.options.level, this.nextSeed()).then(
+    this.cpuSeed = this.nextSeed();
+    void this.cpu.chooseDeployment(side, this.options.level, this.cpuSeed).then(
       (arrangement) => {
         if (epoch !== this.epoch) return;
         this.cpuArrangement = arrangement;
@@ -260,6 +279,7 @@ export class CpuMatch implements Match {
       this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
     this.game = game;
     this.reportList = [];
+    this.keep(game);
     if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
     else this.cpuTurn(game);
   }
@@ -270,8 +290,10 @@ export class CpuMatch implements Match {
     this.selection = null;
     const reports = reportPly(this.human, answer.ply, before);
     this.reportList = reports;
-    if (answer.status.state === 'ongoing') this.cpuTurn(game);
-    else this.end(answer.status);
+    if (answer.status.state === 'ongoing') {
+      this.keep(game);
+      this.cpuTurn(game);
+    } else this.end(answer.status);
     return { type: 'moved', ply: answer.ply, reports, status: answer.status };
   }
 
@@ -309,13 +331,86 @@ export class CpuMatch implements Match {
       answer = game.play(first[0], first[1]);
     }
     this.reportList = [...this.reportList, ...reportPly(this.human, answer.ply, before)];
-    if (answer.status.state === 'ongoing') this.current = { kind: 'turn', side: this.human };
-    else this.end(answer.status);
+    if (answer.status.state === 'ongoing') {
+      this.keep(game);
+      this.current = { kind: 'turn', side: this.human };
+    } else this.end(answer.status);
   }
 
   private end(status: Status): void {
     this.current = { kind: 'over', side: this.human, status };
+    this.forget();
     this.options.onEnd?.(status);
+  }
+
+  /** Keeps the game so far, for a reload to go on with it. */
+  private keep(game: EngineGame): void {
+    const arrangement = this.humanArrangement;
+    if (arrangement === undefined || this.options.persist === undefined) return;
+    const moves = game.view(this.human).history.map((p) => [p.from, p.to] as const);
+    this.options.persist.save({ human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves });
+    this.kept = true;
+  }
+
+  private forget(): void {
+    if (!this.kept) return;
+    this.kept = false;
+    this.options.persist?.clear();
+  }
+
+  /**
+   * Goes on with a kept game: the CPU deploys again from the same seed and the moves are replayed.
+   * A kept game that does not replay (another version of the CPU, a changed storage) is dropped
+   * for a new game.
+   */
+  private resumePhase(saved: SavedCpuGame): Phase {
+    const epoch = this.epoch;
+    this.humanArrangement = saved.arrangement;
+    this.cpuSeed = saved.cpuSeed;
+    this.kept = true;
+    void this.cpu.chooseDeployment(this.cpuSide, this.options.level, saved.cpuSeed).then(
+      (arrangement) => {
+        if (epoch !== this.epoch) return;
+        this.cpuArrangement = arrangement;
+        if (!this.replay(saved.moves)) {
+          this.forget();
+          this.humanArrangement = undefined;
+          this.cpuArrangement = undefined;
+          this.current = this.setupPhase();
+        }
+        this.changed();
+      },
+      (e: unknown) => this.fail(epoch, e),
+    );
+    return { kind: 'waiting', side: this.human, note: 'cpuResuming' };
+  }
+
+  private replay(moves: readonly (readonly [Square, Square])[]): boolean {
+    const mine = this.humanArrangement;
+    const theirs = this.cpuArrangement;
+    if (mine === undefined || theirs === undefined || this.engine.validate(this.human, mine).length > 0) return false;
+    let game: EngineGame;
+    try {
+      game = this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
+    } catch {
+      return false;
+    }
+    try {
+      for (const [from, to] of moves) game.play(from, to);
+    } catch {
+      game.dispose();
+      return false;
+    }
+    if (game.status().state !== 'ongoing') {
+      game.dispose();
+      return false;
+    }
+    this.game?.dispose();
+    this.game = game;
+    this.reportList = reportLastPly(game.view(this.human));
+    if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
+    else this.cpuTurn(game);
+    return true;
   }
 
   private fail(epoch: number, e: unknown): void {

@@ -15,8 +15,9 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
     title,
     description,
     keepsResults: true,
-    create: (ctx) =>
-      new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
+    create: (ctx) => {
+      const saved = ctx.resume === true ? ctx.cpuGames.load() : null;
+      return new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
         human,
         level,
         thinkMs: THINK_MS[level],
@@ -26,7 +27,10 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
           const outcome = outcomeFor(human, status);
           if (outcome !== null) ctx.results.add(id, outcome);
         },
-      }),
+        persist: { save: (game) => ctx.cpuGames.save(id, game), clear: () => ctx.cpuGames.clear() },
+        resume: saved?.mode === id ? saved.game : undefined,
+      });
+    },
   };
 }
 

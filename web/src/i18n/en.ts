@@ -12,6 +12,9 @@ export const en = {
   helpNewTab: '{link} (opens in a new tab)',
 
   chooseMode: 'How would you like to play?',
+  resumeTitle: 'Unfinished game',
+  resumeText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new game against the CPU discards it.',
+  resume: 'Go on with it',
   modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',
   modeLocal: 'Two players on this device',
   modeLocalDesc: 'Take turns on one screen. A curtain hides the board while you hand it over.',
@@ -140,6 +143,7 @@ export const en = {
   modeCpuGote: 'Start as gote (intermediate)',
   modeCpuGoteDesc: 'The CPU plays sente and moves first; you answer as gote (plain-wood pieces).',
   cpuThinking: 'The CPU is thinking…',
+  cpuResuming: 'Loading the unfinished game…',
   cpuFailed: 'The CPU could not answer. Choose the mode again to start over.',
   // Online mode
   modeFriend: 'Play a friend (send a URL)',

@@ -14,6 +14,9 @@ export const ja: Catalogue = {
   helpNewTab: '{link}（新しいタブで開く）',
 
   chooseMode: '遊び方を選んでください',
+  resumeTitle: '中断した対局',
+  resumeText: '{mode}の対局（{moves} 手まで）が途中のままです。新しく CPU と対局を始めると、この対局は消えます。',
+  resume: '続きから指す',
   modeRecord: '戦績: {won} 勝 {lost} 敗 {drawn} 分',
   modeLocal: 'この端末で 2 人で遊ぶ',
   modeLocalDesc: '1 つの画面を交代で使います。端末を渡す間は幕が盤を隠します。',
@@ -142,6 +145,7 @@ export const ja: Catalogue = {
   modeCpuGote: '後手で始める（中級）',
   modeCpuGoteDesc: 'CPU が先手で先に指し、あなたは後手（白木の駒）で応じます。',
   cpuThinking: 'CPU が考えています…',
+  cpuResuming: '中断した対局を読み込んでいます…',
   cpuFailed: 'CPU が応答できませんでした。「遊び方を選び直す」からやり直してください。',
   // Online mode
   modeFriend: '友達と対戦（URL を送る）',

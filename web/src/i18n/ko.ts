@@ -14,6 +14,9 @@ export const ko: Catalogue = {
   helpNewTab: '{link} (새 탭에서 열립니다)',
 
   chooseMode: '어떻게 플레이할까요?',
+  resumeTitle: '중단된 게임',
+  resumeText: '{mode} 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. AI와 새 게임을 시작하면 이 게임은 사라집니다.',
+  resume: '이어서 두기',
   modeRecord: '전적: {won}승 {lost}패 {drawn}무',
   modeLocal: '이 기기에서 2명이 하기',
   modeLocalDesc: '한 화면을 번갈아 씁니다. 기기를 넘기는 동안에는 가림막이 판을 가립니다.',
@@ -142,6 +145,7 @@ export const ko: Catalogue = {
   modeCpuGote: '후공으로 시작하기(중급)',
   modeCpuGoteDesc: 'AI가 선공으로 먼저 두고, 나는 후공(원목색 말)으로 응수합니다.',
   cpuThinking: 'AI가 생각하는 중…',
+  cpuResuming: '중단된 게임을 불러오는 중…',
   cpuFailed: 'AI가 응답하지 못했습니다. ‘플레이 방식 다시 선택하기’로 처음부터 시작해 주세요.',
   // Online mode
   modeFriend: '친구와 대전(URL 보내기)',

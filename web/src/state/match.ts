@@ -18,6 +18,7 @@ import {
 } from '../engine';
 import type { MessageKey } from '../i18n';
 import { reportPly, type Report } from './messages';
+import type { CpuGameStore } from '../cpu/saved';
 import type { ResultStore } from './results';
 import type { Setups } from './review';
 import { ArrangementStore, SetupState } from './setup';
@@ -72,6 +73,10 @@ export interface MatchContext {
   readonly store: ArrangementStore;
   /** The player's results against each CPU mode. */
   readonly results: ResultStore;
+  /** The unfinished CPU game kept in the browser. */
+  readonly cpuGames: CpuGameStore;
+  /** Go on with the kept unfinished game of this mode instead of starting a new one. */
+  readonly resume?: boolean;
   /** Seeds for automatic arrangements. */
   readonly random: () => number;
   /** An arrangement the player was making in another mode, to set up from instead of a new one. */

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStorage } from '../test-engine';
+import { CpuGameStore, type SavedCpuGame } from './saved';
+
+const GAME: SavedCpuGame = {
+  human: 'gote',
+  level: 'advanced',
+  arrangement: { a8: 'general' },
+  cpuSeed: 12345,
+  moves: [
+    ['b4', 'b5'],
+    ['c5', 'c4'],
+  ],
+};
+
+describe('CpuGameStore', () => {
+  it('keeps one unfinished game with its mode, and forgets it', () => {
+    const storage = new MemoryStorage();
+    const store = new CpuGameStore(storage);
+    expect(store.load()).toBeNull();
+    store.save('cpu-gote', GAME);
+    expect(new CpuGameStore(storage).load()).toEqual({ mode: 'cpu-gote', game: GAME });
+    store.save('cpu-beginner', { ...GAME, human: 'sente', level: 'beginner' });
+    expect(store.load()?.mode).toBe('cpu-beginner');
+    store.clear();
+    expect(store.load()).toBeNull();
+  });
+
+  it('reads anything else as no game', () => {
+    const broken: unknown[] = [
+      null,
+      [],
+      { mode: 1, game: GAME },
+      { mode: 'cpu-gote' },
+      { mode: 'cpu-gote', game: { ...GAME, human: 'both' } },
+      { mode: 'cpu-gote', game: { ...GAME, level: 'expert' } },
+      { mode: 'cpu-gote', game: { ...GAME, cpuSeed: -1 } },
+      { mode: 'cpu-gote', game: { ...GAME, cpuSeed: 1.5 } },
+      { mode: 'cpu-gote', game: { ...GAME, arrangement: { a8: 3 } } },
+      { mode: 'cpu-gote', game: { ...GAME, moves: [['b4']] } },
+      { mode: 'cpu-gote', game: { ...GAME, moves: 'b4b5' } },
+    ];
+    for (const value of broken) {
+      const storage = new MemoryStorage();
+      storage.setItem('gunjin.cpuGame', JSON.stringify(value));
+      expect(new CpuGameStore(storage).load()).toBeNull();
+    }
+    const storage = new MemoryStorage();
+    storage.setItem('gunjin.cpuGame', '{not json');
+    expect(new CpuGameStore(storage).load()).toBeNull();
+    expect(new CpuGameStore(undefined).load()).toBeNull();
+  });
+});

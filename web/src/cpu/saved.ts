@@ -1,0 +1,70 @@
+/**
+ * An unfinished game against the CPU, kept in the browser so a reload (or a phone discarding the
+ * tab) does not lose it. It holds nothing of the CPU's but the seed its deployment came from: the
+ * CPU deploys again from that seed when the game is resumed, and the moves are replayed.
+ */
+import type { Arrangement, Side, Square } from '../engine';
+import { isRecord } from '../json';
+import { CPU_LEVELS, type CpuLevel } from './protocol';
+
+export interface SavedCpuGame {
+  readonly human: Side;
+  readonly level: CpuLevel;
+  /** The human's arrangement. */
+  readonly arrangement: Arrangement;
+  /** The seed the CPU's deployment was chosen with (the same seed gives the same deployment). */
+  readonly cpuSeed: number;
+  /** Every move played so far, in order. */
+  readonly moves: readonly (readonly [Square, Square])[];
+}
+
+type Storage = { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
+
+function isSquarePair(x: unknown): x is [Square, Square] {
+  return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'string';
+}
+
+function parseGame(x: unknown): SavedCpuGame | null {
+  if (!isRecord(x)) return null;
+  const { human, level, arrangement, cpuSeed, moves } = x;
+  if (human !== 'sente' && human !== 'gote') return null;
+  if (!CPU_LEVELS.includes(level as CpuLevel)) return null;
+  if (!isRecord(arrangement) || !Object.values(arrangement).every((k) => typeof k === 'string')) return null;
+  if (typeof cpuSeed !== 'number' || !Number.isSafeInteger(cpuSeed) || cpuSeed < 0) return null;
+  if (!Array.isArray(moves) || !moves.every(isSquarePair)) return null;
+  return { human, level: level as CpuLevel, arrangement: arrangement as Arrangement, cpuSeed, moves };
+}
+
+export class CpuGameStore {
+  private static readonly KEY = 'gunjin.cpuGame';
+
+  constructor(private readonly storage: Storage | undefined) {}
+
+  /** The kept game and the mode it was played in; null if none (or it no longer reads as one). */
+  load(): { readonly mode: string; readonly game: SavedCpuGame } | null {
+    try {
+      const value: unknown = JSON.parse(this.storage?.getItem(CpuGameStore.KEY) ?? 'null');
+      if (!isRecord(value) || typeof value['mode'] !== 'string') return null;
+      const game = parseGame(value['game']);
+      return game === null ? null : { mode: value['mode'], game };
+    } catch {
+      return null;
+    }
+  }
+
+  save(mode: string, game: SavedCpuGame): void {
+    try {
+      this.storage?.setItem(CpuGameStore.KEY, JSON.stringify({ mode, game }));
+    } catch {
+      // A full or blocked storage only loses the convenience.
+    }
+  }
+
+  clear(): void {
+    try {
+      this.storage?.removeItem(CpuGameStore.KEY);
+    } catch {
+      // As above.
+    }
+  }
+}
