@@ -313,7 +313,7 @@ describe('CpuMatch', () => {
     const kept = games.load()?.game;
     const history = m.view('sente')?.history ?? [];
     expect(history).toHaveLength(6);
-    expect(kept?.moves).toEqual(history.map((p) => [p.from, p.to]));
+    expect(kept?.moves).toEqual(history.map((p) => [p.from, p.to, p.battle?.outcome ?? null]));
     expect(kept?.arrangement).toEqual(m.arrangement('sente'));
     // Nothing of the CPU's is kept but the seed of its deployment.
     expect(JSON.stringify(kept)).not.toMatch(/"gote"/);
@@ -325,6 +325,15 @@ describe('CpuMatch', () => {
     expect(again.match.phase.kind).toBe('turn');
     expect(again.match.view('sente')).toEqual(m.view('sente'));
     expect(again.match.reports.length).toBeGreaterThan(0);
+    // The same moves announced otherwise are another game: dropped for a new one.
+    const [first, ...rest] = kept?.moves ?? [];
+    const otherwise: SavedCpuGame | undefined =
+      kept === undefined || first === undefined ? undefined : { ...kept, moves: [[first[0], first[1], first[2] === null ? 'both' : null], ...rest] };
+    const other = newMatch('sente', { persist, resume: otherwise });
+    await settle(other);
+    expect(other.match.phase.kind).toBe('setup');
+    other.match.dispose();
+
     m.resign();
     again.match.resign();
     expect(again.match.setups()).toEqual(m.setups());
@@ -336,7 +345,7 @@ describe('CpuMatch', () => {
     const games = new CpuGameStore(storage);
     const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear() };
     const arrangement = testEngine().autoArrangement('sente', 5);
-    const broken: SavedCpuGame = { human: 'sente', level: 'beginner', arrangement, cpuSeed: 9, moves: [['a1', 'f8']] };
+    const broken: SavedCpuGame = { human: 'sente', level: 'beginner', arrangement, cpuSeed: 9, moves: [['a1', 'f8', null]] };
     games.save('cpu-beginner', broken);
     const s = newMatch('sente', { persist, resume: broken });
     await settle(s);

@@ -30,7 +30,7 @@ import type { Setups } from '../state/review';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
-import type { SavedCpuGame } from './saved';
+import type { SavedCpuGame, SavedPly } from './saved';
 
 export interface CpuMatchOptions {
   /** The human's side (sente moves first). */
@@ -347,7 +347,7 @@ export class CpuMatch implements Match {
   private keep(game: EngineGame): void {
     const arrangement = this.humanArrangement;
     if (arrangement === undefined || this.options.persist === undefined) return;
-    const moves = game.view(this.human).history.map((p) => [p.from, p.to] as const);
+    const moves = game.view(this.human).history.map((p): SavedPly => [p.from, p.to, p.battle?.outcome ?? null]);
     this.options.persist.save({ human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves });
     this.kept = true;
   }
@@ -385,7 +385,7 @@ export class CpuMatch implements Match {
     return { kind: 'waiting', side: this.human, note: 'cpuResuming' };
   }
 
-  private replay(moves: readonly (readonly [Square, Square])[]): boolean {
+  private replay(moves: readonly SavedPly[]): boolean {
     const mine = this.humanArrangement;
     const theirs = this.cpuArrangement;
     if (mine === undefined || theirs === undefined || this.engine.validate(this.human, mine).length > 0) return false;
@@ -396,7 +396,11 @@ export class CpuMatch implements Match {
       return false;
     }
     try {
-      for (const [from, to] of moves) game.play(from, to);
+      for (const [from, to, outcome] of moves) {
+        // The same battles as announced, or this is not the game that was played (a CPU that
+        // now deploys otherwise from the same seed).
+        if ((game.play(from, to).ply.battle?.outcome ?? null) !== outcome) throw new Error('another game');
+      }
     } catch {
       game.dispose();
       return false;

@@ -8,8 +8,8 @@ const GAME: SavedCpuGame = {
   arrangement: { a8: 'general' },
   cpuSeed: 12345,
   moves: [
-    ['b4', 'b5'],
-    ['c5', 'c4'],
+    ['b4', 'b5', null],
+    ['c5', 'c4', 'defender'],
   ],
 };
 
@@ -38,6 +38,8 @@ describe('CpuGameStore', () => {
       { mode: 'cpu-gote', game: { ...GAME, cpuSeed: 1.5 } },
       { mode: 'cpu-gote', game: { ...GAME, arrangement: { a8: 3 } } },
       { mode: 'cpu-gote', game: { ...GAME, moves: [['b4']] } },
+      { mode: 'cpu-gote', game: { ...GAME, moves: [['b4', 'b5']] } },
+      { mode: 'cpu-gote', game: { ...GAME, moves: [['b4', 'b5', 'won']] } },
       { mode: 'cpu-gote', game: { ...GAME, moves: 'b4b5' } },
     ];
     for (const value of broken) {

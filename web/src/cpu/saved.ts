@@ -3,7 +3,7 @@
  * tab) does not lose it. It holds nothing of the CPU's but the seed its deployment came from: the
  * CPU deploys again from that seed when the game is resumed, and the moves are replayed.
  */
-import type { Arrangement, Side, Square } from '../engine';
+import type { Arrangement, Outcome, Side, Square } from '../engine';
 import { isRecord } from '../json';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
@@ -14,14 +14,19 @@ export interface SavedCpuGame {
   readonly arrangement: Arrangement;
   /** The seed the CPU's deployment was chosen with (the same seed gives the same deployment). */
   readonly cpuSeed: number;
-  /** Every move played so far, in order. */
-  readonly moves: readonly (readonly [Square, Square])[];
+  /** Every move played so far, in order, with its battle's outcome (null: no battle). */
+  readonly moves: readonly SavedPly[];
 }
+
+/** A move and what the referee announced of it: the replay must announce the same. */
+export type SavedPly = readonly [Square, Square, Outcome | null];
 
 type Storage = { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
 
-function isSquarePair(x: unknown): x is [Square, Square] {
-  return Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'string';
+const OUTCOMES: readonly unknown[] = ['attacker', 'defender', 'both', null];
+
+function isPly(x: unknown): x is SavedPly {
+  return Array.isArray(x) && x.length === 3 && typeof x[0] === 'string' && typeof x[1] === 'string' && OUTCOMES.includes(x[2]);
 }
 
 function parseGame(x: unknown): SavedCpuGame | null {
@@ -31,7 +36,7 @@ function parseGame(x: unknown): SavedCpuGame | null {
   if (!CPU_LEVELS.includes(level as CpuLevel)) return null;
   if (!isRecord(arrangement) || !Object.values(arrangement).every((k) => typeof k === 'string')) return null;
   if (typeof cpuSeed !== 'number' || !Number.isSafeInteger(cpuSeed) || cpuSeed < 0) return null;
-  if (!Array.isArray(moves) || !moves.every(isSquarePair)) return null;
+  if (!Array.isArray(moves) || !moves.every(isPly)) return null;
   return { human, level: level as CpuLevel, arrangement: arrangement as Arrangement, cpuSeed, moves };
 }
 
