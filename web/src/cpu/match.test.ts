@@ -93,6 +93,21 @@ function humanMoves(m: CpuMatch): void {
   expect(m.press(to).type).toBe('moved');
 }
 
+/** The human plays random legal moves (from `seed`) until the game ends; `eachTurn` runs before each. */
+async function playToTheEnd(s: Setup, seed: number, eachTurn: (plies: number) => void = () => {}): Promise<void> {
+  const m = s.match;
+  let rng = seed;
+  for (let plies = 0; m.phase.kind === 'turn'; plies += 2) {
+    eachTurn(plies);
+    const moves = m.legalMoves();
+    rng = (rng * 1103515245 + 12345) % 2147483648;
+    const [from, to] = moves[rng % moves.length] ?? ['', ''];
+    m.press(from);
+    m.press(to);
+    await settle(s);
+  }
+}
+
 function enemyKindsShown(m: CpuMatch): number {
   const state = boardState(m, (k) => k);
   return state.pieces.filter((p) => p.side === m.cpuSide && p.kind !== undefined).length;
@@ -281,15 +296,7 @@ describe('CpuMatch', () => {
     m.restart();
     await settle(s);
     m.confirmSetup();
-    let rng = 3;
-    while (m.phase.kind === 'turn') {
-      const moves = m.legalMoves();
-      rng = (rng * 1103515245 + 12345) % 2147483648;
-      const [from, to] = moves[rng % moves.length] ?? ['', ''];
-      m.press(from);
-      m.press(to);
-      await settle(s);
-    }
+    await playToTheEnd(s, 3);
     expect(m.phase.kind).toBe('over');
     expect(ends).toHaveLength(2);
     const status = m.phase.kind === 'over' ? m.phase.status : null;
@@ -404,19 +411,10 @@ describe('CpuMatch', () => {
     const m = s.match;
     await settle(s);
     m.confirmSetup();
-    let rng = 7;
-    let plies = 0;
-    while (m.phase.kind === 'turn') {
+    await playToTheEnd(s, 7, (plies) => {
       expect(plies).toBeLessThan(2000);
       expect(enemyKindsShown(m)).toBe(0);
-      const moves = m.legalMoves();
-      rng = (rng * 1103515245 + 12345) % 2147483648;
-      const [from, to] = moves[rng % moves.length] ?? ['', ''];
-      m.press(from);
-      m.press(to);
-      await settle(s);
-      plies += 2;
-    }
+    });
     expect(m.phase.kind).toBe('over');
     expect(m.view('gote')).not.toBeNull();
     m.dispose();
