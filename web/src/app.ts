@@ -746,7 +746,7 @@ export class App {
     const setups = match.setups();
     const view = match.view(match.phase.side);
     if (setups === null || view === null) return null;
-    const frames = reviewFrames(this.engine, setups, view.history);
+    const frames = reviewFrames(setups, view.history);
     // A replay that falls short of the record would show a game that was not played.
     if (frames.length !== view.history.length + 1 || frames.length < 2) return null;
     this.review = { match, frames, at: frames.length - 1 };

@@ -391,7 +391,7 @@ describe('CpuMatch', () => {
     // The CPU's arrangement is the one it played: the game replays from the two.
     const history = m.view('sente')?.history ?? [];
     expect(history.length).toBe(1);
-    expect(setups === null ? [] : reviewFrames(engine, setups, history)).toHaveLength(2);
+    expect(setups === null ? [] : reviewFrames(setups, history)).toHaveLength(2);
   });
 
   it('says so when the CPU fails instead of hanging silently', async () => {

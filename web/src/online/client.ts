@@ -8,6 +8,7 @@
  */
 import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
+import { piecesAfter } from '../state/ply';
 import type { Setups } from '../state/review';
 import {
   isEvent,
@@ -95,28 +96,13 @@ function ownPieces(view: View): Record<Square, KindId> {
 
 /** The view after a ply whose outcome the referee told: pieces moved or removed as it says. */
 export function applyPly(view: View, ply: RoomEvent & { t: 'moved' }): View {
-  const pieces = { ...view.pieces };
   const removedOwn = [...view.removed.own];
   let enemyCount = view.removed.enemy_count;
-  const remove = (sq: Square): void => {
-    const p = pieces[sq];
-    if (p === undefined) return;
+  const pieces = piecesAfter(view.pieces, ply.ply, (p) => {
     if (p.side === view.side && p.kind !== undefined) removedOwn.push(p.kind);
     else if (p.side !== view.side) enemyCount += 1;
-    delete pieces[sq];
-  };
-  const { from, to, battle } = ply.ply;
-  const mover = pieces[from];
-  if (battle === null || battle.outcome === 'attacker') {
-    if (battle !== null) remove(to);
-    delete pieces[from];
-    if (mover !== undefined) pieces[to] = mover;
-  } else if (battle.outcome === 'defender') {
-    remove(from);
-  } else {
-    remove(from);
-    remove(to);
-  }
+  });
+  const battle = ply.ply.battle;
   return {
     ...view,
     to_move: ply.to_move,

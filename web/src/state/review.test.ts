@@ -35,7 +35,7 @@ describe('reviewFrames', () => {
       const { setups, history, finalPieces } = randomGame(seed, 400);
       const battles = history.filter((p) => p.battle !== null).length;
       expect(battles).toBeGreaterThan(0);
-      const frames = reviewFrames(testEngine(), setups, history);
+      const frames = reviewFrames(setups, history);
       expect(frames).toHaveLength(history.length + 1);
       expect(frames[0]!.ply).toBeNull();
       expect(asBoard(frames[0]!.pieces)).toEqual({
@@ -44,12 +44,24 @@ describe('reviewFrames', () => {
       });
       expect(asBoard(frames[frames.length - 1]!.pieces)).toEqual(finalPieces);
       frames.slice(1).forEach((f, i) => expect(f.ply).toEqual(history[i]));
+      // Every position is the engine's: both sides' views of the replayed game, put together.
+      const engine = testEngine();
+      const game = engine.newGame(setups.sente, setups.gote);
+      frames.forEach((f, i) => {
+        if (i > 0) game.play(history[i - 1]!.from, history[i - 1]!.to);
+        const truth: Record<string, string> = {};
+        for (const side of ['sente', 'gote'] as const) {
+          for (const [sq, p] of Object.entries(game.view(side).pieces)) if (p.side === side) truth[sq] = `${side}:${p.kind}`;
+        }
+        expect(asBoard(f.pieces)).toEqual(truth);
+      });
+      game.dispose();
     }
   });
 
   it('moves one piece on a quiet ply and removes the losers of a battle', () => {
     const { setups, history } = randomGame(7, 300);
-    const frames = reviewFrames(testEngine(), setups, history);
+    const frames = reviewFrames(setups, history);
     history.forEach((ply, i) => {
       const before = asBoard(frames[i]!.pieces);
       const after = asBoard(frames[i + 1]!.pieces);
@@ -70,10 +82,18 @@ describe('reviewFrames', () => {
     });
   });
 
-  it('stops where a record no longer fits the arrangements, and gives nothing for broken ones', () => {
+  it('stops where a record no longer fits the arrangements', () => {
     const { setups, history } = randomGame(11, 20);
     const broken: Ply[] = [...history.slice(0, 5), { side: 'sente', from: 'a1', to: 'f8', battle: null }, ...history.slice(5)];
-    expect(reviewFrames(testEngine(), setups, broken)).toHaveLength(6);
-    expect(reviewFrames(testEngine(), { sente: {}, gote: setups.gote }, history)).toEqual([]);
+    expect(reviewFrames(setups, broken)).toHaveLength(6);
+    expect(reviewFrames({ sente: {}, gote: setups.gote }, history)).toHaveLength(1);
+    // A quiet move onto a piece, or a battle on an empty square, does not fit either.
+    const q = history.findIndex((p) => p.battle === null);
+    expect(q).toBeGreaterThanOrEqual(0);
+    const quiet = history[q]!;
+    const before = history.slice(0, q);
+    expect(reviewFrames(setups, [...before, { ...quiet, to: quiet.from }])).toHaveLength(q + 1);
+    expect(reviewFrames(setups, [...before, { ...quiet, battle: { square: quiet.to, outcome: 'attacker' } }])).toHaveLength(q + 1);
+    expect(reviewFrames(setups, [...before, quiet])).toHaveLength(q + 2);
   });
 });
