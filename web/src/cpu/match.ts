@@ -275,8 +275,7 @@ export class CpuMatch implements Match {
     if (mine === undefined || theirs === undefined) return;
     this.startWhenReady = false;
     this.game?.dispose();
-    const game =
-      this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
+    const game = this.newGame(mine, theirs);
     this.game = game;
     this.reportList = [];
     this.keep(game);
@@ -337,6 +336,10 @@ export class CpuMatch implements Match {
     } else this.end(answer.status);
   }
 
+  private newGame(mine: Arrangement, theirs: Arrangement): EngineGame {
+    return this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
+  }
+
   private end(status: Status): void {
     this.current = { kind: 'over', side: this.human, status };
     this.forget();
@@ -391,7 +394,7 @@ export class CpuMatch implements Match {
     if (mine === undefined || theirs === undefined || this.engine.validate(this.human, mine).length > 0) return false;
     let game: EngineGame;
     try {
-      game = this.human === 'sente' ? this.engine.newGame(mine, theirs) : this.engine.newGame(theirs, mine);
+      game = this.newGame(mine, theirs);
     } catch {
       return false;
     }
