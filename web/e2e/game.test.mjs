@@ -257,6 +257,17 @@ describe('one device, two players', () => {
     assert.equal(await page.getAttribute('.review', 'data-review-at'), '0');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'review-forward');
 
+    // The arrow keys step too, and Home / End go to the start and the end.
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '1');
+    await page.keyboard.press('End');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), String(played.length));
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), String(played.length - 1));
+    await page.keyboard.press('Home');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '0');
+    assert.match(await page.evaluate(() => document.activeElement?.dataset.focusKey ?? ''), /^review-/);
+
     // Each line of the record takes the review to the position after that move.
     await page.click('[data-focus-key="log-2"]');
     assert.equal(await page.getAttribute('.review', 'data-review-at'), '2');

@@ -141,6 +141,20 @@ export class App {
     this.no3dNote.hidden = true;
     this.reviewBar = h('div', { class: 'review-bar' });
     this.reviewBar.hidden = true;
+    // Within the review's buttons the arrow keys step too (Home and End go to the start and end).
+    this.reviewBar.addEventListener('keydown', (e) => {
+      const r = this.review;
+      const step: Record<string, (at: number, last: number) => number> = {
+        ArrowLeft: (at) => at - 1,
+        ArrowRight: (at) => at + 1,
+        Home: () => 0,
+        End: (_, last) => last,
+      };
+      const to = step[e.key];
+      if (r === null || to === undefined) return;
+      e.preventDefault();
+      this.reviewTo(r, to(r.at, r.frames.length - 1));
+    });
     this.stage = h(
       'div',
       { class: 'board-stage' },
