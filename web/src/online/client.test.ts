@@ -235,6 +235,13 @@ describe('RoomClient', () => {
     expect(client.state?.phase).toBe('finished');
     expect(client.state?.view?.status).toEqual(revealed.status);
     expect(client.state?.setups).toEqual({ sente: { a1: 'general' }, gote: { a8: 'spy' } });
+    // Set-ups of another shape leave the review out; nothing breaks.
+    for (const odd of [null, 'x', { sente: 1 }, { sente: { pieces: { a1: 3 } }, gote: setups.gote }]) {
+      const other = playing(10);
+      other.socket.receive({ t: 'ended', v: 11, status: revealed.status, view: revealed, setups: odd });
+      expect(other.client.state?.phase).toBe('finished');
+      expect(other.client.state?.setups).toBeNull();
+    }
     socket.receive({ t: 'rematch', v: 12, who: 'opponent' });
     expect(client.state?.rematch).toEqual({ you: false, opponent: true });
     socket.receive({ t: 'arranging', v: 13, game: 2, side: 'gote' });
