@@ -359,6 +359,16 @@ describe('CpuMatch', () => {
     expect(s.match.phase.kind).toBe('setup');
     expect(games.load()).toBeNull();
 
+    // Nor does an arrangement that is no arrangement.
+    const odds: Arrangement[] = [{ a1: 'emperor' }, { zz: 'general' }, {}];
+    for (const odd of odds) {
+      games.save('cpu-beginner', { ...broken, arrangement: odd });
+      const t = newMatch('sente', { persist, resume: { ...broken, arrangement: odd } });
+      await settle(t);
+      expect(t.match.phase.kind).toBe('setup');
+      expect(games.load()).toBeNull();
+    }
+
     // A kept game survives a match that never started its own.
     games.save('cpu-beginner', { ...broken, moves: [] });
     const other = newMatch('sente', { persist });

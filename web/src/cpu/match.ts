@@ -391,9 +391,11 @@ export class CpuMatch implements Match {
   private replay(moves: readonly SavedPly[]): boolean {
     const mine = this.humanArrangement;
     const theirs = this.cpuArrangement;
-    if (mine === undefined || theirs === undefined || this.engine.validate(this.human, mine).length > 0) return false;
+    if (mine === undefined || theirs === undefined) return false;
     let game: EngineGame;
     try {
+      // The kept arrangement comes from storage: the engine judges it like any other.
+      if (this.engine.validate(this.human, mine).length > 0) return false;
       game = this.newGame(mine, theirs);
     } catch {
       return false;
