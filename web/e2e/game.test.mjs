@@ -234,8 +234,11 @@ describe('one device, two players', () => {
     assert.equal(await page.getAttribute('.review', 'data-review-at'), String(played.length));
     assert.equal(await page.isDisabled('[data-focus-key="review-forward"]'), true);
 
+    const reportsAtEnd = await page.$$eval('.reports li', (els) => els.length);
+    assert.ok(reportsAtEnd > 0, 'the last move is reported');
     await page.click('[data-focus-key="review-first"]');
     assert.deepEqual(await board(), start, 'the start shows both arrangements face up');
+    assert.equal(await page.$$eval('.reports li', (els) => els.length), 0, 'no report of the last move over an earlier board');
     assert.equal((await page.textContent('.review-at')).trim(), `The arrangements at the start (${played.length} moves in all)`);
     assert.equal(await page.$$eval('.cell.last', (els) => els.length), 0);
 
@@ -278,6 +281,7 @@ describe('one device, two players', () => {
 
     await page.click('[data-focus-key="review-last"]');
     assert.deepEqual(await board(), end, 'the end is the board as the game finished');
+    assert.equal(await page.$$eval('.reports li', (els) => els.length), reportsAtEnd);
     // A new game starts without the review.
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await page.$('.review'), null);

@@ -852,7 +852,8 @@ export class App {
 
   private reportsEl(reports: readonly Report[]): Node {
     const list = h('ul', { class: 'reports' });
-    for (const r of reports) {
+    // While the review shows an earlier position, the last move's report would describe another board.
+    for (const r of this.reviewedFrame() === null ? reports : []) {
       list.append(h('li', { class: r.type === 'battle' ? `battle ${r.result}` : 'move', text: this.reportText(r) }));
     }
     return list;
