@@ -5,6 +5,7 @@
  */
 import type { Arrangement, Outcome, Side, Square } from '../engine';
 import { isRecord } from '../json';
+import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
 export interface SavedCpuGame {
@@ -20,8 +21,6 @@ export interface SavedCpuGame {
 
 /** A move and what the referee announced of it: the replay must announce the same. */
 export type SavedPly = readonly [Square, Square, Outcome | null];
-
-type Storage = { getItem(k: string): string | null; setItem(k: string, v: string): void; removeItem(k: string): void };
 
 const OUTCOMES: readonly unknown[] = ['attacker', 'defender', 'both', null];
 
@@ -43,33 +42,21 @@ function parseGame(x: unknown): SavedCpuGame | null {
 export class CpuGameStore {
   private static readonly KEY = 'gunjin.cpuGame';
 
-  constructor(private readonly storage: Storage | undefined) {}
+  constructor(private readonly storage: KeyValueStorage | undefined) {}
 
   /** The kept game and the mode it was played in; null if none (or it no longer reads as one). */
   load(): { readonly mode: string; readonly game: SavedCpuGame } | null {
-    try {
-      const value: unknown = JSON.parse(this.storage?.getItem(CpuGameStore.KEY) ?? 'null');
-      if (!isRecord(value) || typeof value['mode'] !== 'string') return null;
-      const game = parseGame(value['game']);
-      return game === null ? null : { mode: value['mode'], game };
-    } catch {
-      return null;
-    }
+    const value = readJson(this.storage, CpuGameStore.KEY);
+    if (!isRecord(value) || typeof value['mode'] !== 'string') return null;
+    const game = parseGame(value['game']);
+    return game === null ? null : { mode: value['mode'], game };
   }
 
   save(mode: string, game: SavedCpuGame): void {
-    try {
-      this.storage?.setItem(CpuGameStore.KEY, JSON.stringify({ mode, game }));
-    } catch {
-      // A full or blocked storage only loses the convenience.
-    }
+    writeJson(this.storage, CpuGameStore.KEY, { mode, game });
   }
 
   clear(): void {
-    try {
-      this.storage?.removeItem(CpuGameStore.KEY);
-    } catch {
-      // As above.
-    }
+    removeKey(this.storage, CpuGameStore.KEY);
   }
 }

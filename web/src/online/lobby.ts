@@ -4,6 +4,7 @@
  */
 import { isRecord } from '../json';
 import { isRoomId, type Seat, type SeatAnswer } from './protocol';
+import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
 
 export interface HttpAnswer {
   readonly status: number;
@@ -65,12 +66,6 @@ export async function joinRoom(http: Http, id: string): Promise<Outcome<SeatAnsw
   return seat === null ? { ok: false, code: errorCode(a.body) } : { ok: true, value: seat };
 }
 
-export interface KeyValueStorage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem?(key: string): void;
-}
-
 /** Seat tokens per room, in `localStorage["gunjin.room.<id>"]`. */
 export class SeatStore {
   constructor(private readonly storage: KeyValueStorage | undefined) {}
@@ -80,32 +75,18 @@ export class SeatStore {
   }
 
   load(room: string): { readonly seat: Seat; readonly token: string } | null {
-    try {
-      const text = this.storage?.getItem(this.key(room));
-      if (text === null || text === undefined) return null;
-      const v = JSON.parse(text) as { seat?: unknown; token?: unknown };
-      if ((v.seat === 'host' || v.seat === 'guest') && typeof v.token === 'string') return { seat: v.seat, token: v.token };
-      return null;
-    } catch {
-      return null;
-    }
+    const v = readJson(this.storage, this.key(room));
+    if (!isRecord(v)) return null;
+    const { seat, token } = v;
+    return (seat === 'host' || seat === 'guest') && typeof token === 'string' ? { seat, token } : null;
   }
 
+  /** Without storage a refresh loses the seat; the game still works in this tab. */
   save(answer: SeatAnswer): void {
-    try {
-      this.storage?.setItem(this.key(answer.room), JSON.stringify({ seat: answer.seat, token: answer.token }));
-    } catch {
-      // Without storage a refresh loses the seat; the game still works in this tab.
-    }
+    writeJson(this.storage, this.key(answer.room), { seat: answer.seat, token: answer.token });
   }
 
   forget(room: string): void {
-    try {
-      const s = this.storage;
-      if (s?.removeItem !== undefined) s.removeItem(this.key(room));
-      else s?.setItem(this.key(room), '');
-    } catch {
-      // Nothing to do.
-    }
+    removeKey(this.storage, this.key(room));
   }
 }

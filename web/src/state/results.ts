@@ -5,6 +5,7 @@
  */
 import type { Side, Status } from '../engine';
 import { isRecord } from '../json';
+import { readJson, writeJson, type KeyValueStorage } from '../storage';
 
 export interface Tally {
   readonly won: number;
@@ -35,32 +36,26 @@ function count(v: unknown): number {
 export class ResultStore {
   private static readonly KEY = 'gunjin.results';
 
-  constructor(private readonly storage: { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined) {}
+  constructor(private readonly storage: KeyValueStorage | undefined) {}
 
   /** The results against `mode` so far (none if nothing was kept, or it no longer reads). */
   tally(mode: string): Tally {
-    const t = this.all()[mode];
-    return isRecord(t) ? { won: count(t['won']), lost: count(t['lost']), drawn: count(t['drawn']) } : NONE;
+    return tallyOf(this.all()[mode]);
   }
 
   /** Counts one finished game against `mode`. */
   add(mode: string, outcome: Outcome): void {
     const all = this.all();
-    const t = this.tally(mode);
-    all[mode] = { ...t, [outcome]: t[outcome] + 1 };
-    try {
-      this.storage?.setItem(ResultStore.KEY, JSON.stringify(all));
-    } catch {
-      // A full or blocked storage only loses the count.
-    }
+    const t = tallyOf(all[mode]);
+    writeJson(this.storage, ResultStore.KEY, { ...all, [mode]: { ...t, [outcome]: t[outcome] + 1 } });
   }
 
   private all(): Record<string, unknown> {
-    try {
-      const value: unknown = JSON.parse(this.storage?.getItem(ResultStore.KEY) ?? 'null');
-      return isRecord(value) ? { ...value } : {};
-    } catch {
-      return {};
-    }
+    const value = readJson(this.storage, ResultStore.KEY);
+    return isRecord(value) ? value : {};
   }
+}
+
+function tallyOf(t: unknown): Tally {
+  return isRecord(t) ? { won: count(t['won']), lost: count(t['lost']), drawn: count(t['drawn']) } : NONE;
 }

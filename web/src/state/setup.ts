@@ -4,6 +4,7 @@
  */
 import type { Arrangement, Engine, Side, Square, Violation } from '../engine';
 import { isRecord } from '../json';
+import { readJson, writeJson, type KeyValueStorage } from '../storage';
 
 /** What a press on a square did, for the page's message and announcement. */
 export type SetupEvent =
@@ -96,7 +97,7 @@ export class ArrangementStore {
   private static readonly KEY = 'gunjin.arrangement';
 
   constructor(
-    private readonly storage: { getItem(k: string): string | null; setItem(k: string, v: string): void } | undefined,
+    private readonly storage: KeyValueStorage | undefined,
     private readonly engine: Pick<Engine, 'turnAround' | 'validate'>,
   ) {}
 
@@ -113,15 +114,11 @@ export class ArrangementStore {
   }
 
   save(side: Side, arrangement: Arrangement): void {
-    try {
-      this.storage?.setItem(ArrangementStore.KEY, JSON.stringify({ side, pieces: arrangement }));
-    } catch {
-      // A full or blocked storage only loses the convenience.
-    }
+    writeJson(this.storage, ArrangementStore.KEY, { side, pieces: arrangement });
   }
 
   private read(key: string): { side: Side; pieces: Arrangement } | null {
-    const value = this.json(key);
+    const value = readJson(this.storage, key);
     if (!isRecord(value) || (value['side'] !== 'sente' && value['side'] !== 'gote')) return null;
     const pieces = asArrangement(value['pieces']);
     return pieces === null ? null : { side: value['side'], pieces };
@@ -129,17 +126,8 @@ export class ArrangementStore {
 
   /** What earlier versions kept, one arrangement per side. */
   private legacy(side: Side): { side: Side; pieces: Arrangement } | null {
-    const pieces = asArrangement(this.json(`gunjin.arrangement.${side}`));
+    const pieces = asArrangement(readJson(this.storage, `gunjin.arrangement.${side}`));
     return pieces === null ? null : { side, pieces };
-  }
-
-  private json(key: string): unknown {
-    try {
-      const text = this.storage?.getItem(key);
-      return text === null || text === undefined ? null : (JSON.parse(text) as unknown);
-    } catch {
-      return null;
-    }
   }
 }
 

@@ -1,0 +1,37 @@
+/**
+ * The part of `localStorage` the page's stores use, and reading and writing JSON in it. A full,
+ * blocked or missing storage only loses the convenience: reads give null, writes do nothing.
+ */
+
+export interface KeyValueStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem?(key: string): void;
+}
+
+/** The JSON value kept under `key`; null if there is none or it does not parse. */
+export function readJson(storage: KeyValueStorage | undefined, key: string): unknown {
+  try {
+    const text = storage?.getItem(key);
+    return text === null || text === undefined ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+export function writeJson(storage: KeyValueStorage | undefined, key: string, value: unknown): void {
+  try {
+    storage?.setItem(key, JSON.stringify(value));
+  } catch {
+    // See above.
+  }
+}
+
+export function removeKey(storage: KeyValueStorage | undefined, key: string): void {
+  try {
+    if (storage?.removeItem !== undefined) storage.removeItem(key);
+    else storage?.setItem(key, '');
+  } catch {
+    // See above.
+  }
+}
