@@ -4,7 +4,7 @@
  * CPU deploys again from that seed when the game is resumed, and the moves are replayed.
  */
 import type { Arrangement, Outcome, Side, Square } from '../engine';
-import { isRecord } from '../json';
+import { asArrangement, isRecord } from '../json';
 import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
@@ -30,13 +30,14 @@ function isPly(x: unknown): x is SavedPly {
 
 function parseGame(x: unknown): SavedCpuGame | null {
   if (!isRecord(x)) return null;
-  const { human, level, arrangement, cpuSeed, moves } = x;
+  const { human, level, cpuSeed, moves } = x;
+  const arrangement = asArrangement(x['arrangement']);
   if (human !== 'sente' && human !== 'gote') return null;
   if (!CPU_LEVELS.includes(level as CpuLevel)) return null;
-  if (!isRecord(arrangement) || !Object.values(arrangement).every((k) => typeof k === 'string')) return null;
+  if (arrangement === null) return null;
   if (typeof cpuSeed !== 'number' || !Number.isSafeInteger(cpuSeed) || cpuSeed < 0) return null;
   if (!Array.isArray(moves) || !moves.every(isPly)) return null;
-  return { human, level: level as CpuLevel, arrangement: arrangement as Arrangement, cpuSeed, moves };
+  return { human, level: level as CpuLevel, arrangement, cpuSeed, moves };
 }
 
 export class CpuGameStore {

@@ -7,7 +7,7 @@
  * The socket and the timers are injected, so the state machine is tested with fakes.
  */
 import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
-import { isRecord } from '../json';
+import { asArrangement, isRecord } from '../json';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import { piecesAfter } from '../state/ply';
 import type { Setups } from '../state/review';
@@ -85,10 +85,7 @@ const FATAL = new Set(['bad_token', 'no_room', 'room_closed']);
 
 /** Both set-ups from the server, or null when absent or not shaped as set-ups (the review is then left out). */
 function setupsOf(w: WireSetups | undefined): Setups | null {
-  const pieces = (x: unknown): Arrangement | null => {
-    const p = isRecord(x) ? x['pieces'] : undefined;
-    return isRecord(p) && Object.values(p).every((k) => typeof k === 'string') ? (p as Arrangement) : null;
-  };
+  const pieces = (x: unknown): Arrangement | null => (isRecord(x) ? asArrangement(x['pieces']) : null);
   // Typed as the protocol says, but it comes from the network: checked all the same.
   const both: unknown = w;
   if (!isRecord(both)) return null;

@@ -3,7 +3,7 @@
  * previous arrangement and undo. Every rule is checked by the engine.
  */
 import type { Arrangement, Engine, Side, Square, Violation } from '../engine';
-import { isRecord } from '../json';
+import { asArrangement, isRecord } from '../json';
 import { readJson, writeJson, type KeyValueStorage } from '../storage';
 
 /** What a press on a square did, for the page's message and announcement. */
@@ -129,11 +129,4 @@ export class ArrangementStore {
     const pieces = asArrangement(readJson(this.storage, `gunjin.arrangement.${side}`));
     return pieces === null ? null : { side, pieces };
   }
-}
-
-function asArrangement(x: unknown): Arrangement | null {
-  if (!isRecord(x)) return null;
-  const entries = Object.entries(x);
-  if (!entries.every(([, v]) => typeof v === 'string')) return null;
-  return Object.fromEntries(entries) as Record<string, string>;
 }
