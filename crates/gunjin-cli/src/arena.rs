@@ -165,7 +165,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
         for swap in [false, true] {
             let (sente, gote) = if swap { (b, a) } else { (a, b) };
             let game_seed = args.seed ^ (u64::from(pair) << 20) ^ u64::from(swap);
-            let (status, plies) = play_one(
+            let (status, plies, left) = play_one(
                 &deployments,
                 BySide { sente, gote },
                 &budget,
@@ -184,13 +184,14 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
             if args.verbose {
                 writeln!(
                     out,
-                    "game {}: {} as {} vs {} — {:?} after {} plies",
+                    "game {}: {} as {} vs {} — {:?} after {} plies; left: {}",
                     pair * 2 + u32::from(swap) + 1,
                     args.a,
                     a_side,
                     args.b,
                     status,
-                    plies
+                    plies,
+                    left
                 )?;
             }
             if let Some((e0, e1)) = args.sprt
@@ -204,7 +205,8 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     report(args, &t, verdict, out)
 }
 
-/// Plays one game; records think times (index 0 for player a) and Brier scores.
+/// Plays one game; records think times (index 0 for player a) and Brier scores. Returns the end,
+/// the plies played and the pieces left on the board.
 fn play_one(
     deployments: &BySide<Deployment>,
     players: BySide<Player>,
@@ -213,13 +215,14 @@ fn play_one(
     brier_every: u32,
     swapped: bool,
     t: &mut Tally,
-) -> (Status, u64) {
+) -> (Status, u64, String) {
     let Ok(mut game) = Game::new(Ruleset::STANDARD, deployments.clone()) else {
         return (
             Status::Draw {
                 reason: gunjin::DrawReason::NoMoves,
             },
             0,
+            String::new(),
         );
     };
     let mut ply = 0u64;
@@ -242,7 +245,20 @@ fn play_one(
         }
         ply += 1;
     }
-    (game.status(), ply)
+    (game.status(), ply, pieces_left(game.position()))
+}
+
+/// The kinds each side still has on the board, as `sente: general, tank / gote: …`.
+fn pieces_left(pos: &gunjin::Position) -> String {
+    let side = |s: Side| {
+        let kinds: Vec<&str> = pos
+            .pieces()
+            .filter(|(_, p)| p.side == s)
+            .map(|(_, p)| p.kind.id())
+            .collect();
+        format!("{s}: {}", kinds.join(", "))
+    };
+    format!("{} / {}", side(Side::Sente), side(Side::Gote))
 }
 
 /// Brier score of the belief engine's kind probabilities for every enemy piece on the board,
@@ -426,6 +442,26 @@ mod tests {
         assert_eq!(Player::parse("advanced+knows:general,king"), None);
         assert_eq!(Player::parse("greedy+knows:general"), None);
         assert_eq!(Player::parse("advanced+knows:"), None);
+    }
+
+    #[test]
+    fn the_pieces_left_name_each_side_s_kinds() {
+        let mut deployments = BySide::new_with(|s| Deployment::auto(s, 5));
+        let game = Game::new(Ruleset::STANDARD, deployments.clone()).expect("legal");
+        let left = pieces_left(game.position());
+        let (sente, gote) = left.split_once(" / ").expect("two sides");
+        assert!(
+            sente.starts_with("sente: ") && gote.starts_with("gote: "),
+            "{left}"
+        );
+        assert_eq!(sente.matches("mine").count(), 2, "{left}");
+        assert_eq!(gote.split(", ").count(), 23, "{left}");
+        deployments.sente = Deployment::auto(Side::Sente, 6);
+        let other = Game::new(Ruleset::STANDARD, deployments).expect("legal");
+        assert_eq!(
+            pieces_left(other.position()).split_once(" / ").map(|p| p.1),
+            Some(gote)
+        );
     }
 
     #[test]
