@@ -50,6 +50,10 @@ pub struct ArenaArgs {
     /// Print one line per game.
     #[arg(long)]
     pub verbose: bool,
+    /// Play only game N (as numbered by `--verbose`) and print every ply with both kinds, to
+    /// study one game.
+    #[arg(long, value_name = "N")]
+    pub trace: Option<u32>,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -163,6 +167,10 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     'games: for pair in 0..pairs {
         let deployments = bank(args.seed, pair);
         for swap in [false, true] {
+            let number = pair * 2 + u32::from(swap) + 1;
+            if args.trace.is_some_and(|n| n != number) {
+                continue;
+            }
             let (sente, gote) = if swap { (b, a) } else { (a, b) };
             let game_seed = args.seed ^ (u64::from(pair) << 20) ^ u64::from(swap);
             let (status, plies, left) = play_one(
@@ -173,6 +181,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 args.brier_every,
                 swap,
                 &mut t,
+                args.trace.is_some().then_some(&mut *out),
             );
             t.plies += plies;
             let a_side = if swap { Side::Gote } else { Side::Sente };
@@ -181,17 +190,11 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 Some(_) => t.losses += 1,
                 None => t.draws += 1,
             }
-            if args.verbose {
+            if args.verbose || args.trace.is_some() {
                 writeln!(
                     out,
                     "game {}: {} as {} vs {} — {:?} after {} plies; left: {}",
-                    pair * 2 + u32::from(swap) + 1,
-                    args.a,
-                    a_side,
-                    args.b,
-                    status,
-                    plies,
-                    left
+                    number, args.a, a_side, args.b, status, plies, left
                 )?;
             }
             if let Some((e0, e1)) = args.sprt
@@ -205,8 +208,9 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     report(args, &t, verdict, out)
 }
 
-/// Plays one game; records think times (index 0 for player a) and Brier scores. Returns the end,
-/// the plies played and the pieces left on the board.
+/// Plays one game; records think times (index 0 for player a) and Brier scores, and writes each
+/// ply to `trace`. Returns the end, the plies played and the pieces left on the board.
+#[allow(clippy::too_many_arguments)]
 fn play_one(
     deployments: &BySide<Deployment>,
     players: BySide<Player>,
@@ -215,6 +219,7 @@ fn play_one(
     brier_every: u32,
     swapped: bool,
     t: &mut Tally,
+    mut trace: Option<&mut dyn Write>,
 ) -> (Status, u64, String) {
     let Ok(mut game) = Game::new(Ruleset::STANDARD, deployments.clone()) else {
         return (
@@ -238,6 +243,9 @@ fn play_one(
         let Some(mv) = mv else {
             break;
         };
+        if let Some(out) = trace.as_deref_mut() {
+            let _ = writeln!(out, "{}", describe_ply(game.position(), ply, mv));
+        }
         if game.play(mv).is_err() {
             // A player that answers an illegal move loses at once.
             let _ = game.resign(side);
@@ -246,6 +254,28 @@ fn play_one(
         ply += 1;
     }
     (game.status(), ply, pieces_left(game.position()))
+}
+
+/// One ply with both kinds, e.g. `12 sente tank b3-b5 x gote major: Attacker`.
+fn describe_ply(pos: &gunjin::Position, ply: u64, mv: Move) -> String {
+    let kind = |sq: Square| pos.piece_at(sq).map_or("?", |p| p.kind.id());
+    let mut line = format!(
+        "{ply} {} {} {}-{}",
+        pos.to_move(),
+        kind(mv.from),
+        mv.from,
+        mv.to
+    );
+    if let Some(def) = pos.piece_at(mv.to) {
+        let mut after = pos.clone();
+        let outcome = after
+            .play(mv)
+            .ok()
+            .and_then(|p| p.battle)
+            .map(|b| b.outcome);
+        line.push_str(&format!(" x {} {}: {outcome:?}", def.side, def.kind.id()));
+    }
+    line
 }
 
 /// The kinds each side still has on the board, as `sente: general, tank / gote: …`.
@@ -476,6 +506,7 @@ mod tests {
             sprt: Some((0.0, 100.0)),
             brier_every: 40,
             verbose: false,
+            trace: None,
         };
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
@@ -483,6 +514,19 @@ mod tests {
         assert!(text.contains("2 games"), "{text}");
         assert!(text.contains("think beginner"), "{text}");
         assert!(text.contains("belief brier"), "{text}");
+        let traced = ArenaArgs {
+            trace: Some(2),
+            sprt: None,
+            ..args.clone()
+        };
+        let mut out = Vec::new();
+        run(&traced, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        assert!(text.contains("1 games"), "{text}");
+        assert!(text.contains("game 2: beginner as gote"), "{text}");
+        assert!(!text.contains("game 1:"), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("0 sente ")), "{text}");
+        assert!(text.lines().any(|l| l.starts_with("1 gote ")), "{text}");
         let bad = ArenaArgs {
             a: "peeker".into(),
             ..args
