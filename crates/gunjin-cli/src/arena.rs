@@ -272,8 +272,8 @@ fn describe_ply(pos: &gunjin::Position, ply: u64, mv: Move) -> String {
             .play(mv)
             .ok()
             .and_then(|p| p.battle)
-            .map(|b| b.outcome);
-        line.push_str(&format!(" x {} {}: {outcome:?}", def.side, def.kind.id()));
+            .map_or_else(|| "illegal".to_owned(), |b| format!("{:?}", b.outcome));
+        line.push_str(&format!(" x {} {}: {outcome}", def.side, def.kind.id()));
     }
     line
 }
