@@ -532,6 +532,43 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('takes a battle back: the winner slides home and the beaten piece grows back', async () => {
+    const attacker = { square: 'b3', side: 'sente', label: 'Major' };
+    const defender = { square: 'b4', side: 'gote' };
+    const run = async (query) => {
+      const page = await openBoard(query);
+      await setState(page, state({ pieces: [attacker, defender] }));
+      const before = await shot(page);
+      await setState(
+        page,
+        state({
+          pieces: [{ ...attacker, square: 'b4' }],
+          lastMove: { from: 'b3', to: 'b4' },
+          battle: { square: 'b4', outcome: 'attacker' },
+        }),
+      );
+      const count = await page.evaluate(async (s) => {
+        const start = window.board3d.renderCount;
+        window.board3d.setState(s);
+        await window.board3d.settled();
+        return window.board3d.renderCount - start;
+      }, state({ pieces: [attacker, defender], undone: { from: 'b3', to: 'b4' } }));
+      const after = await shot(page);
+      for (const sq of ['b3', 'b4']) {
+        const p = await at(page, sq);
+        const d = colorDistance(meanColor(before, p.x, p.y), meanColor(after, p.x, p.y));
+        assert.ok(d < 20, `${sq} looks as before the battle (${query}): ${d}`);
+      }
+      assert.ok(isVermilion(meanColor(after, (await at(page, 'b3')).x, (await at(page, 'b3')).y)), 'the major is home');
+      await page.close();
+      return count;
+    };
+    const animated = await run('reduced=0');
+    const instant = await run('reduced=1');
+    assert.ok(animated >= 2, `the step back is animated: ${animated} frames`);
+    assert.equal(instant, 1, 'reduced motion draws it at once');
+  });
+
   it('removes both pieces of a battle that both lose', async () => {
     const page = await openBoard('reduced=0');
     await setState(page, state({ pieces: [{ square: 'e4', side: 'sente', label: 'Tank' }, { square: 'e5', side: 'gote' }] }));

@@ -65,6 +65,14 @@ export interface PanelKit {
   chooseModeAgain(): void;
 }
 
+/** A finished game being looked back over: its positions, the one shown, and a step just taken back. */
+interface Review {
+  readonly match: Match;
+  readonly frames: readonly ReviewFrame[];
+  at: number;
+  undone: { readonly from: Square; readonly to: Square } | undefined;
+}
+
 type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: Match; readonly off: () => void };
 
 /** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
@@ -113,7 +121,7 @@ export class App {
    * Looking back over the finished game: its positions from the start and the one on the board
    * (the last one is the end as it was played).
    */
-  private review: { readonly match: Match; readonly frames: readonly ReviewFrame[]; at: number } | null = null;
+  private review: Review | null = null;
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
 
@@ -372,9 +380,11 @@ export class App {
       match === null
         ? { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] }
         : reviewed !== null
-          ? this.reviewState(reviewed, match.phase.side)
+          ? this.reviewState(reviewed, match.phase.side, this.review?.undone)
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
     for (const b of this.boards) b.setState(state);
+    // A step back slides once; a later redraw (a new language, say) shows the position still.
+    if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
@@ -754,7 +764,7 @@ export class App {
   }
 
   /** The review of `match`, built on first use once the game is over; null if it cannot be replayed. */
-  private reviewOf(match: Match): { readonly frames: readonly ReviewFrame[]; at: number } | null {
+  private reviewOf(match: Match): Review | null {
     if (match.phase.kind !== 'over') return null;
     if (this.review?.match === match) return this.review;
     const setups = match.setups();
@@ -763,7 +773,7 @@ export class App {
     const frames = reviewFrames(setups, view.history);
     // A replay that falls short of the record would show a game that was not played.
     if (frames.length !== view.history.length + 1 || frames.length < 2) return null;
-    this.review = { match, frames, at: frames.length - 1 };
+    this.review = { match, frames, at: frames.length - 1, undone: undefined };
     return this.review;
   }
 
@@ -773,7 +783,7 @@ export class App {
     return r === null || r.at >= r.frames.length - 1 ? null : (r.frames[r.at] ?? null);
   }
 
-  private reviewState(frame: ReviewFrame, viewer: Side): BoardState {
+  private reviewState(frame: ReviewFrame, viewer: Side, undone: Review['undone']): BoardState {
     const t = this.i18n;
     const ply = frame.ply;
     return {
@@ -783,6 +793,7 @@ export class App {
       attackTargets: [],
       lastMove: ply === null ? undefined : { from: ply.from, to: ply.to },
       battle: ply?.battle ?? undefined,
+      undone,
     };
   }
 
@@ -806,8 +817,11 @@ export class App {
   }
 
   /** Shows the position after `at` plies (0: the start) and says what led there. */
-  private reviewTo(r: { readonly frames: readonly ReviewFrame[]; at: number }, at: number): void {
+  private reviewTo(r: Review, at: number): void {
+    const from = r.at;
     r.at = Math.max(0, Math.min(r.frames.length - 1, at));
+    const back = r.at === from - 1 ? r.frames[from]?.ply : null;
+    r.undone = back ? { from: back.from, to: back.to } : undefined;
     this.say(this.i18n.sentences(this.reviewLines(r)));
     this.update();
   }

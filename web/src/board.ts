@@ -28,6 +28,8 @@ export interface BoardState {
   /** The last move (orange frames). */
   readonly lastMove?: { readonly from: Square; readonly to: Square } | undefined;
   readonly battle?: { readonly square: Square; readonly outcome: Outcome } | undefined;
+  /** A move just taken back while stepping back through a finished game (the 3D board slides it). */
+  readonly undone?: { readonly from: Square; readonly to: Square } | undefined;
 }
 
 /** A board the page can drive: the grid, or the 3D board. */

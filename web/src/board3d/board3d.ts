@@ -58,6 +58,13 @@ const MS = {
   enter: 220,
 } as const;
 
+/** A move taken back: `mover` (absent if the move had cost it) returns from `to` to `from`. */
+interface Back {
+  from: Cell;
+  to: Cell;
+  mover: PieceObject | undefined;
+}
+
 interface Motion {
   from: Cell;
   to: Cell;
@@ -81,7 +88,8 @@ function piecesSignature(s: BoardRenderState): string {
     .join(',');
   const move = s.lastMove ? `${s.lastMove.from}-${s.lastMove.to}` : '';
   const battle = s.battle ? `${s.battle.square}:${s.battle.outcome}` : '';
-  return `${s.viewer}|${move}|${battle}|${pieces}`;
+  const undone = s.undone ? `${s.undone.from}-${s.undone.to}` : '';
+  return `${s.viewer}|${move}|${battle}|${undone}|${pieces}`;
 }
 
 /** Everything of a state that decides the highlights. */
@@ -264,8 +272,8 @@ export class Board3D {
 
   /**
    * Draws a new state. A new `lastMove` whose piece stood on `from` slides it (and plays the
-   * clash of `battle` on its square); anything else appears at once. A change of `viewer`
-   * turns the camera to that side.
+   * clash of `battle` on its square); an `undone` move slides back and its removed pieces grow
+   * back; anything else appears at once. A change of `viewer` turns the camera to that side.
    */
   setState(next: BoardRenderState): void {
     if (this.disposed) return;
@@ -290,11 +298,15 @@ export class Board3D {
       this.placeLights();
       this.placeCamera();
     }
-    const motion = prev && !viewerChanged ? this.planMotion(prev, next) : undefined;
-    this.reconcile(next, motion);
+    const steady = prev !== undefined && !viewerChanged;
+    const back = steady && next.undone ? this.planBack(next.undone, next) : undefined;
+    const motion = steady && !next.undone ? this.planMotion(prev, next) : undefined;
+    const before = new Set(this.pieces.values());
+    this.reconcile(next, motion, back);
     this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
     this.state = next;
     if (motion) this.animateMotion(motion);
+    if (back) this.animateBack(back, [...this.pieces.values()].filter((o) => !before.has(o)));
     this.invalidate();
   }
 
@@ -592,8 +604,23 @@ export class Board3D {
     return undefined;
   }
 
+  /**
+   * Finds the piece a move taken back returns to its square: the one standing on `to` (if the
+   * move had left it there) when `from` holds a piece of its side again.
+   */
+  private planBack(undone: { from: string; to: string }, next: BoardRenderState): Back | undefined {
+    const from = cellOf(undone.from);
+    const to = cellOf(undone.to);
+    if (!from || !to || from === to) return undefined;
+    const returning = next.pieces.find((p) => cellOf(p.square) === from);
+    if (!returning) return undefined;
+    const standing = this.pieces.get(to.name);
+    const mover = standing?.side === returning.side ? standing : undefined;
+    return { from, to, mover };
+  }
+
   /** Matches the drawn pieces to the new state, reusing objects where a piece stayed. */
-  private reconcile(next: BoardRenderState, motion: Motion | undefined): void {
+  private reconcile(next: BoardRenderState, motion: Motion | undefined, back?: Back): void {
     const old = this.pieces;
     const fresh = new Map<string, PieceObject>();
     const used = new Set<PieceObject>();
@@ -601,6 +628,7 @@ export class Board3D {
       used.add(motion.mover);
       if (motion.defender) used.add(motion.defender);
     }
+    if (back?.mover) used.add(back.mover);
     for (const p of next.pieces) {
       const cell = cellOf(p.square);
       if (!cell || fresh.has(cell.name)) continue;
@@ -609,6 +637,7 @@ export class Board3D {
         if (p.side === motion.mover.side && motion.outcome !== 'defender') obj = motion.mover;
         else if (motion.defender && motion.outcome === 'defender') obj = motion.defender;
       }
+      if (back?.mover && cell === back.from && p.side === back.mover.side) obj = back.mover;
       if (!obj) {
         const here = old.get(cell.name);
         if (here && !used.has(here) && here.side === p.side) obj = here;
@@ -632,6 +661,34 @@ export class Board3D {
       else obj.detach();
     }
     this.pieces = fresh;
+  }
+
+  /** A move taken back: the mover slides home, then the pieces it had removed grow back. */
+  private animateBack(b: Back, restored: readonly PieceObject[]): void {
+    const now = performance.now();
+    const instant = this.reducedMotion();
+    const { from, to, mover } = b;
+    let delay = 0;
+    if (mover) {
+      mover.placeAt(to.x, to.z);
+      this.animator.add(
+        {
+          delay: 0,
+          duration: MS.slide,
+          update: (t) => {
+            const e = easeInOut(t);
+            mover.placeAt(to.x + (from.x - to.x) * e, to.z + (from.z - to.z) * e);
+          },
+        },
+        now,
+        instant,
+      );
+      delay = MS.slide;
+    }
+    for (const piece of restored) {
+      piece.setScale(0);
+      this.animator.add({ delay, duration: MS.removal, update: (t) => piece.setScale(easeInOut(t)) }, now, instant);
+    }
   }
 
   private animateMotion(m: Motion): void {

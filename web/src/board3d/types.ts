@@ -42,6 +42,11 @@ export interface BoardRenderState {
   lastMove?: { from: string; to: string } | undefined;
   /** The battle of the last move, if it was one: plays a short clash before the removal. */
   battle?: { square: string; outcome: BattleOutcome } | undefined;
+  /**
+   * A move just taken back (stepping back through a finished game): the piece slides from `to`
+   * back to `from` and the pieces the move removed grow back, instead of a jump.
+   */
+  undone?: { from: string; to: string } | undefined;
 }
 
 /** User-visible text the board shows; the page passes it through its i18n catalogue. */
