@@ -88,8 +88,9 @@ function piecesSignature(s: BoardRenderState): string {
     .join(',');
   const move = s.lastMove ? `${s.lastMove.from}-${s.lastMove.to}` : '';
   const battle = s.battle ? `${s.battle.square}:${s.battle.outcome}` : '';
-  const undone = s.undone ? `${s.undone.from}-${s.undone.to}` : '';
-  return `${s.viewer}|${move}|${battle}|${undone}|${pieces}`;
+  // `undone` is left out: a move taken back always changes the pieces, and a redraw of the same
+  // position without it must not cut its slide short.
+  return `${s.viewer}|${move}|${battle}|${pieces}`;
 }
 
 /** Everything of a state that decides the highlights. */
