@@ -383,10 +383,14 @@ fn report(
     };
     writeln!(
         out,
-        "arena: {} vs {}, {} games, seed {}, {} ms per move{}, {build} build",
+        "arena: {} vs {}, {n} game{}, seed {}, {} ms per move{}, {build} build",
         args.a,
         args.b,
-        n,
+        if (n - 1.0).abs() < f64::EPSILON {
+            ""
+        } else {
+            "s"
+        },
         args.seed,
         args.time_ms,
         args.nodes
@@ -522,7 +526,7 @@ mod tests {
         let mut out = Vec::new();
         run(&traced, &mut out).expect("runs");
         let text = String::from_utf8(out).expect("utf8");
-        assert!(text.contains("1 games"), "{text}");
+        assert!(text.contains(", 1 game, "), "{text}");
         assert!(text.contains("game 2: beginner as gote"), "{text}");
         assert!(!text.contains("game 1:"), "{text}");
         assert!(text.lines().any(|l| l.starts_with("0 sente ")), "{text}");
