@@ -44,6 +44,16 @@ async function setState(page, state) {
   }, state);
 }
 
+/** Frames the board draws for `states`, handed to it one after another at once, until it settles. */
+async function framesFor(page, ...states) {
+  return page.evaluate(async (list) => {
+    const before = window.board3d.renderCount;
+    for (const s of list) window.board3d.setState(s);
+    await window.board3d.settled();
+    return window.board3d.renderCount - before;
+  }, states);
+}
+
 async function settled(page) {
   await page.evaluate(() => window.board3d.settled());
 }
@@ -454,12 +464,7 @@ describe('3D board', () => {
       return window.board3d.renderCount - before;
     });
     assert.equal(idle, 0, 'no frames while nothing changes');
-    const one = await page.evaluate(async () => {
-      const before = window.board3d.renderCount;
-      window.board3d.setState({ viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] });
-      await window.board3d.settled();
-      return window.board3d.renderCount - before;
-    });
+    const one = await framesFor(page, { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] });
     assert.equal(one, 1, 'one frame for one change');
     const same = await page.evaluate(async () => {
       const before = window.board3d.renderCount;
@@ -469,12 +474,7 @@ describe('3D board', () => {
       return window.board3d.renderCount - before;
     });
     assert.equal(same, 0, 'the same state again draws nothing');
-    const marked = await page.evaluate(async () => {
-      const before = window.board3d.renderCount;
-      window.board3d.setState({ viewer: 'sente', pieces: [], moveTargets: ['c3'], attackTargets: [] });
-      await window.board3d.settled();
-      return window.board3d.renderCount - before;
-    });
+    const marked = await framesFor(page, { viewer: 'sente', pieces: [], moveTargets: ['c3'], attackTargets: [] });
     assert.equal(marked, 1, 'a new highlight draws one frame');
     await page.close();
   });
@@ -490,12 +490,7 @@ describe('3D board', () => {
     const frames = async (query, reducedMotion = 'no-preference') => {
       const page = await openBoard(query, reducedMotion);
       await setState(page, state({ pieces: [attacker, defender] }));
-      const count = await page.evaluate(async (s) => {
-        const before = window.board3d.renderCount;
-        window.board3d.setState(s);
-        await window.board3d.settled();
-        return window.board3d.renderCount - before;
-      }, battleState);
+      const count = await framesFor(page, battleState);
       const image = await shot(page);
       const landed = await at(page, 'b4');
       const color = meanColor(image, landed.x, landed.y);
@@ -518,14 +513,9 @@ describe('3D board', () => {
     const page = await openBoard('reduced=0');
     const spy = { square: 'a3', side: 'sente', label: 'Spy' };
     await setState(page, state({ pieces: [spy], selected: 'a3', moveTargets: ['a4'] }));
-    const frames = await page.evaluate(async (s) => {
-      const before = window.board3d.renderCount;
-      window.board3d.setState(s);
-      // The page redraws for some other reason (a message, a clock) right after the move.
-      window.board3d.setState({ ...s, selected: undefined });
-      await window.board3d.settled();
-      return window.board3d.renderCount - before;
-    }, state({ pieces: [{ ...spy, square: 'a4' }], lastMove: { from: 'a3', to: 'a4' } }));
+    const moved = state({ pieces: [{ ...spy, square: 'a4' }], lastMove: { from: 'a3', to: 'a4' } });
+    // The page redraws for some other reason (a message, a clock) right after the move.
+    const frames = await framesFor(page, moved, { ...moved, selected: undefined });
     assert.ok(frames >= 2, `the slide was not cut short: ${frames} frames`);
     const p = await at(page, 'a4');
     assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), p), 'a4');
@@ -547,14 +537,9 @@ describe('3D board', () => {
           battle: { square: 'b4', outcome: 'attacker' },
         }),
       );
-      const count = await page.evaluate(async (s) => {
-        const start = window.board3d.renderCount;
-        window.board3d.setState(s);
-        // The page draws the same position again at once, without the step (it says it once).
-        window.board3d.setState({ ...s, undone: undefined });
-        await window.board3d.settled();
-        return window.board3d.renderCount - start;
-      }, state({ pieces: [attacker, defender], undone: { from: 'b3', to: 'b4' } }));
+      const back = state({ pieces: [attacker, defender], undone: { from: 'b3', to: 'b4' } });
+      // The page draws the same position again at once, without the step (it says it once).
+      const count = await framesFor(page, back, { ...back, undone: undefined });
       const after = await shot(page);
       for (const sq of ['b3', 'b4']) {
         const p = await at(page, sq);
