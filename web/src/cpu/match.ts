@@ -274,10 +274,14 @@ export class CpuMatch implements Match {
     const theirs = this.cpuArrangement;
     if (mine === undefined || theirs === undefined) return;
     this.startWhenReady = false;
+    this.playOn(this.newGame(mine, theirs), []);
+  }
+
+  /** Plays on with `game` (new or replayed): kept, and the turn to whoever moves next. */
+  private playOn(game: EngineGame, reports: Report[]): void {
     this.game?.dispose();
-    const game = this.newGame(mine, theirs);
     this.game = game;
-    this.reportList = [];
+    this.reportList = reports;
     this.keep(game);
     if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
     else this.cpuTurn(game);
@@ -414,11 +418,7 @@ export class CpuMatch implements Match {
       game.dispose();
       return false;
     }
-    this.game?.dispose();
-    this.game = game;
-    this.reportList = reportLastPly(game.view(this.human));
-    if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
-    else this.cpuTurn(game);
+    this.playOn(game, reportLastPly(game.view(this.human)));
     return true;
   }
 
