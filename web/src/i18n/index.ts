@@ -6,6 +6,7 @@ import type { KindInfo } from '../engine';
 import { en, type Catalogue, type MessageKey } from './en';
 import { ja } from './ja';
 import { ko } from './ko';
+import type { KeyValueStorage } from '../storage';
 
 export type Lang = 'ja' | 'ko' | 'en';
 export type { MessageKey, Catalogue };
@@ -91,11 +92,6 @@ export function format(template: string, params: Readonly<Record<string, string 
   });
 }
 
-export interface Storage {
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-}
-
 /** The current language and its strings. */
 export class I18n {
   private current: Lang;
@@ -103,7 +99,7 @@ export class I18n {
 
   constructor(
     kinds: readonly KindInfo[],
-    private readonly storage: Storage | undefined,
+    private readonly storage: KeyValueStorage | undefined,
     preferred: readonly string[],
   ) {
     for (const k of kinds) this.kindNames.set(k.id, k);
