@@ -386,7 +386,7 @@ fn report(
         "arena: {} vs {}, {n} game{}, seed {}, {} ms per move{}, {build} build",
         args.a,
         args.b,
-        if (n - 1.0).abs() < f64::EPSILON {
+        if t.wins + t.draws + t.losses == 1 {
             ""
         } else {
             "s"
