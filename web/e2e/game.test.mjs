@@ -193,6 +193,44 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('goes on after a reload behind the curtain of the side to move, and forgets the game once it is left', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocalTurn(page);
+    for (let i = 0; i < 3; i++) {
+      if (i > 0) await page.click('.curtain button');
+      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      await page.click('[data-focus-key="hand-over"]');
+    }
+    // Gote's turn: what gote is shown, from the kinds on its board to what it is told.
+    await page.click('.curtain button');
+    const seen = () =>
+      page.evaluate(() => ({
+        cells: [...document.querySelectorAll('.cell.has-piece')].map((e) => `${e.dataset.square}:${e.classList.contains('gote') ? 'gote' : 'sente'}:${e.dataset.kind ?? '?'}`).sort(),
+        told: document.querySelector('.reports')?.textContent ?? '',
+        log: document.querySelector('.log-box summary')?.textContent ?? '',
+      }));
+    const before = await seen();
+    assert.match(before.log, /\(3\)/);
+    assert.ok(before.cells.every((c) => (c.includes(':gote:') ? !c.endsWith(':?') : c.endsWith(':?'))), 'gote sees its own kinds only');
+
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume-local"]');
+    assert.match(await page.textContent('.resume'), /Two players on this device.*moves played: 3/);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'resume-local');
+    await page.keyboard.press('Enter');
+    assert.equal(await phase(page), 'turn-curtain');
+    assert.deepEqual(await leakedKinds(page, 'en'), [], 'the curtain is down after the reload');
+    await page.click('.curtain button');
+    assert.deepEqual(await seen(), before);
+    // Leaving the game gives it up: the start screen no longer offers it.
+    await page.click('[data-focus-key="choose-mode"]');
+    assert.equal(await page.$('[data-focus-key="resume-local"]'), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.localGame')), null);
+    await page.close();
+  });
+
   it('looks back over a finished game move by move from both starting arrangements, every piece shown', async () => {
     const page = await openPage(browser, server.url);
     await page.click('.mode-button[data-mode="local"]');

@@ -16,6 +16,7 @@ import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
 import { CpuGameStore } from './cpu/saved';
+import { LocalGameStore } from './state/saved';
 import { ResultStore } from './state/results';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
@@ -87,6 +88,7 @@ export class App {
   private readonly store: ArrangementStore;
   private readonly results: ResultStore;
   private readonly cpuGames: CpuGameStore;
+  private readonly localGames: LocalGameStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
   /** The 3D board once mounted (it shows text that follows the language). */
@@ -134,6 +136,7 @@ export class App {
     this.store = new ArrangementStore(env.storage, engine);
     this.results = new ResultStore(env.storage);
     this.cpuGames = new CpuGameStore(env.storage);
+    this.localGames = new LocalGameStore(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
     this.taglineEl = h('p', { class: 'tagline' });
@@ -248,6 +251,7 @@ export class App {
       store: this.store,
       results: this.results,
       cpuGames: this.cpuGames,
+      localGames: this.localGames,
       resume,
       random: this.env.random,
       startWith,
@@ -449,7 +453,7 @@ export class App {
 
   private focusForPhase(phase: Phase | null): void {
     if (phase === null) {
-      (this.panel.querySelector<HTMLElement>('[data-focus-key="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus();
+      (this.panel.querySelector<HTMLElement>('[data-focus-key^="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus();
       return;
     }
     switch (phase.kind) {
@@ -586,19 +590,32 @@ export class App {
     return [...this.resumeEl(), h('h2', { text: t.t('chooseMode') }), list];
   }
 
-  /** The unfinished CPU game kept in the browser, to go on with (nothing if there is none). */
+  /** The unfinished games kept in the browser, to go on with (nothing if there is none). */
   private resumeEl(): Node[] {
     const t = this.i18n;
-    const saved = this.cpuGames.load();
-    const mode = saved === null ? undefined : MODES.find((m) => m.id === saved.mode);
-    if (saved === null || mode === undefined) return [];
+    const kept: { mode: Mode; text: string; key: string }[] = [];
+    const cpu = this.cpuGames.load();
+    const cpuMode = cpu === null ? undefined : MODES.find((m) => m.id === cpu.mode);
+    if (cpu !== null && cpuMode !== undefined) {
+      kept.push({ mode: cpuMode, text: t.t('resumeText', { mode: t.t(cpuMode.title), moves: cpu.game.moves.length }), key: 'resume' });
+    }
+    const local = this.localGames.load();
+    const localMode = MODES.find((m) => m.id === 'local');
+    if (local !== null && localMode !== undefined) {
+      kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), moves: local.moves.length }), key: 'resume-local' });
+    }
+    if (kept.length === 0) return [];
     return [
       h(
         'section',
         { class: 'resume', attrs: { 'aria-labelledby': 'resume-title' } },
         h('h2', { text: t.t('resumeTitle'), attrs: { id: 'resume-title' } }),
-        h('p', { text: t.t('resumeText', { mode: t.t(mode.title), moves: saved.game.moves.length }) }),
-        button(t.t('resume'), () => this.startMode(mode, undefined, true), { key: 'resume', class: 'btn primary wide' }),
+        ...kept.flatMap(({ mode, text, key }) => {
+          // Two kept games give two buttons of one label: each is described by its own game.
+          const go = button(t.t('resume'), () => this.startMode(mode, undefined, true), { key, class: 'btn primary wide' });
+          go.setAttribute('aria-describedby', `${key}-text`);
+          return [h('p', { text, attrs: { id: `${key}-text` } }), go];
+        }),
       ),
     ];
   }

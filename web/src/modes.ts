@@ -26,7 +26,7 @@ export const MODES: readonly Mode[] = [
     id: 'local',
     title: 'modeLocal',
     description: 'modeLocalDesc',
-    create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random),
+    create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random, ctx.localGames, ctx.resume === true),
   },
   friendMode(null),
 ];

@@ -27,6 +27,7 @@ import {
 } from '../state/match';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
+import { pliesOf, replayPlies } from '../state/saved';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
@@ -354,8 +355,7 @@ export class CpuMatch implements Match {
   private keep(game: EngineGame): void {
     const arrangement = this.humanArrangement;
     if (arrangement === undefined || this.options.persist === undefined) return;
-    const moves = game.view(this.human).history.map((p): SavedPly => [p.from, p.to, p.battle?.outcome ?? null]);
-    this.options.persist.save({ human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves });
+    this.options.persist.save({ human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves: pliesOf(game) });
     this.kept = true;
   }
 
@@ -404,17 +404,9 @@ export class CpuMatch implements Match {
     } catch {
       return false;
     }
-    try {
-      for (const [from, to, outcome] of moves) {
-        // The same battles as announced, or this is not the game that was played (a CPU that
-        // now deploys otherwise from the same seed).
-        if ((game.play(from, to).ply.battle?.outcome ?? null) !== outcome) throw new Error('another game');
-      }
-    } catch {
-      game.dispose();
-      return false;
-    }
-    if (game.status().state !== 'ongoing') {
+    // The same battles as announced, or this is not the game that was played (a CPU that now
+    // deploys otherwise from the same seed).
+    if (!replayPlies(game, moves)) {
       game.dispose();
       return false;
     }

@@ -3,8 +3,9 @@
  * tab) does not lose it. It holds nothing of the CPU's but the seed its deployment came from: the
  * CPU deploys again from that seed when the game is resumed, and the moves are replayed.
  */
-import type { Arrangement, Outcome, Side, Square } from '../engine';
+import type { Arrangement, Side } from '../engine';
 import { asArrangement, isRecord } from '../json';
+import { asPlies, type SavedPly } from '../state/saved';
 import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
@@ -19,24 +20,18 @@ export interface SavedCpuGame {
   readonly moves: readonly SavedPly[];
 }
 
-/** A move and what the referee announced of it: the replay must announce the same. */
-export type SavedPly = readonly [Square, Square, Outcome | null];
-
-const OUTCOMES: readonly unknown[] = ['attacker', 'defender', 'both', null];
-
-function isPly(x: unknown): x is SavedPly {
-  return Array.isArray(x) && x.length === 3 && typeof x[0] === 'string' && typeof x[1] === 'string' && OUTCOMES.includes(x[2]);
-}
+export type { SavedPly };
 
 function parseGame(x: unknown): SavedCpuGame | null {
   if (!isRecord(x)) return null;
-  const { human, level, cpuSeed, moves } = x;
+  const { human, level, cpuSeed } = x;
+  const moves = asPlies(x['moves']);
   const arrangement = asArrangement(x['arrangement']);
   if (human !== 'sente' && human !== 'gote') return null;
   if (!CPU_LEVELS.includes(level as CpuLevel)) return null;
   if (arrangement === null) return null;
   if (typeof cpuSeed !== 'number' || !Number.isSafeInteger(cpuSeed) || cpuSeed < 0) return null;
-  if (!Array.isArray(moves) || !moves.every(isPly)) return null;
+  if (moves === null) return null;
   return { human, level: level as CpuLevel, arrangement, cpuSeed, moves };
 }
 

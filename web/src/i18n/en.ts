@@ -14,6 +14,7 @@ export const en = {
   chooseMode: 'How would you like to play?',
   resumeTitle: 'Unfinished game',
   resumeText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new game against the CPU discards it.',
+  resumeLocalText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new two-player game here discards it.',
   resume: 'Go on with it',
   modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',
   modeLocal: 'Two players on this device',

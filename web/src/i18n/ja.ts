@@ -16,6 +16,7 @@ export const ja: Catalogue = {
   chooseMode: '遊び方を選んでください',
   resumeTitle: '中断した対局',
   resumeText: '{mode}の対局（{moves} 手まで）が途中のままです。新しく CPU と対局を始めると、この対局は消えます。',
+  resumeLocalText: '{mode}の対局（{moves} 手まで）が途中のままです。2 人の対局を新しく始めると、この対局は消えます。',
   resume: '続きから指す',
   modeRecord: '戦績: {won} 勝 {lost} 敗 {drawn} 分',
   modeLocal: 'この端末で 2 人で遊ぶ',

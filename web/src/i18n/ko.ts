@@ -16,6 +16,7 @@ export const ko: Catalogue = {
   chooseMode: '어떻게 플레이할까요?',
   resumeTitle: '중단된 게임',
   resumeText: '{mode} 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. AI와 새 게임을 시작하면 이 게임은 사라집니다.',
+  resumeLocalText: '{mode} 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. 두 사람 게임을 새로 시작하면 이 게임은 사라집니다.',
   resume: '이어서 두기',
   modeRecord: '전적: {won}승 {lost}패 {drawn}무',
   modeLocal: '이 기기에서 2명이 하기',

@@ -3,11 +3,21 @@ import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from './board-state';
 import type { View } from '../engine';
 import { LocalMatch, pressOnTurn } from './match';
+import { LocalGameStore, type SavedLocalGame } from './saved';
 import { ArrangementStore } from './setup';
 
-function newMatch(storage = new MemoryStorage()): LocalMatch {
+function newMatch(storage = new MemoryStorage(), resume = false): LocalMatch {
   let seed = 10;
-  return new LocalMatch(testEngine(), new ArrangementStore(storage, testEngine()), () => seed++);
+  return new LocalMatch(testEngine(), new ArrangementStore(storage, testEngine()), () => seed++, new LocalGameStore(storage), resume);
+}
+
+/** The side to move lifts its curtain, plays its first legal move and hands over. */
+function playOne(m: LocalMatch): void {
+  m.reveal();
+  const [from, to] = m.legalMoves()[0] ?? ['', ''];
+  m.press(from);
+  expect(m.press(to).type).toBe('moved');
+  m.handOver();
 }
 
 /** Both sides confirm their automatic arrangements. */
@@ -147,6 +157,92 @@ describe('LocalMatch', () => {
     }
     expect(m.phase.kind).toBe('over');
     if (m.phase.kind === 'over') expect(m.phase.status.state).not.toBe('ongoing');
+  });
+});
+
+describe('LocalMatch kept in the browser', () => {
+  it('keeps the game after every move and goes on with it after a reload, behind the right curtain', () => {
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const m = newMatch(storage);
+    m.reveal();
+    m.confirmSetup();
+    expect(games.load()).toBeNull();
+    m.reveal();
+    m.confirmSetup();
+    expect(games.load()).toEqual({ sente: m.arrangement('sente'), gote: m.arrangement('gote'), moves: [] });
+    // Until a battle has been fought, so the resumed side is told of one.
+    let plies = 0;
+    while ((m.view('sente')?.history.at(-1)?.battle ?? null) === null && plies < 200) {
+      playOne(m);
+      plies++;
+    }
+    const history = m.view('sente')?.history ?? [];
+    expect(games.load()?.moves).toEqual(history.map((p) => [p.from, p.to, p.battle?.outcome ?? null]));
+    const toMove = history.length % 2 === 0 ? 'sente' : 'gote';
+
+    const again = newMatch(storage, true);
+    expect(again.phase).toEqual({ kind: 'turn-curtain', side: toMove });
+    expect(again.viewer).toBeNull();
+    expect(again.view(toMove)).toEqual(m.view(toMove));
+    m.reveal();
+    again.reveal();
+    expect(again.reports).toEqual(m.reports);
+    expect(again.reports.some((r) => r.type === 'battle')).toBe(true);
+    expect(again.legalMoves()).toEqual(m.legalMoves());
+
+    again.resign();
+    expect(games.load()).toBeNull();
+  });
+
+  it('forgets the kept game when it ends, restarts or is left, and only once a new game replaces it', () => {
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const m = newMatch(storage);
+    throughSetup(m);
+    playOne(m);
+    const kept = games.load();
+    expect(kept?.moves).toHaveLength(1);
+
+    // A new game that is still being arranged leaves the kept one alone, also when it is left.
+    const other = newMatch(storage);
+    other.reveal();
+    other.dispose();
+    expect(games.load()).toEqual(kept);
+
+    m.restart();
+    expect(games.load()).toBeNull();
+    throughSetup(m);
+    expect(games.load()?.moves).toEqual([]);
+    m.dispose();
+    expect(games.load()).toBeNull();
+  });
+
+  it('drops a kept game that does not replay for a new one', () => {
+    const engine = testEngine();
+    const sente = engine.autoArrangement('sente', 3);
+    const gote = engine.autoArrangement('gote', 4);
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const game = engine.newGame(sente, gote);
+    const [from, to] = game.legalMoves()[0] ?? ['', ''];
+    const outcome = game.play(from, to).ply.battle?.outcome ?? null;
+    game.dispose();
+    const broken: SavedLocalGame[] = [
+      { sente, gote, moves: [['a1', 'f8', null]] },
+      { sente, gote, moves: [[from, to, outcome === null ? 'both' : null]] },
+      { sente: gote, gote: sente, moves: [] },
+    ];
+    for (const saved of broken) {
+      games.save(saved);
+      const m = newMatch(storage, true);
+      expect(m.phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
+      expect(m.view('sente')).toBeNull();
+      expect(games.load()).toBeNull();
+    }
+    storage.setItem('gunjin.localGame', '{"sente":{},"gote":[],"moves":"x"}');
+    expect(games.load()).toBeNull();
+    expect(newMatch(storage, true).phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
   });
 });
 

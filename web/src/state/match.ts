@@ -21,6 +21,7 @@ import { reportPly, type Report } from './messages';
 import type { CpuGameStore } from '../cpu/saved';
 import type { ResultStore } from './results';
 import type { Setups } from './review';
+import { pliesOf, replayPlies, type LocalGameStore, type SavedLocalGame } from './saved';
 import { ArrangementStore, SetupState } from './setup';
 
 export type Phase =
@@ -75,6 +76,8 @@ export interface MatchContext {
   readonly results: ResultStore;
   /** The unfinished CPU game kept in the browser. */
   readonly cpuGames: CpuGameStore;
+  /** The unfinished two-player game on this device kept in the browser. */
+  readonly localGames: LocalGameStore;
   /** Go on with the kept unfinished game of this mode instead of starting a new one. */
   readonly resume?: boolean;
   /** Seeds for automatic arrangements. */
@@ -152,12 +155,71 @@ export class LocalMatch implements Match {
     sente: {},
     gote: {},
   };
+  /** Whether the kept game in the browser is this match's. */
+  private keeping = false;
 
+  /**
+   * `kept` keeps the unfinished game for a reload to go on with; with `resume` the match starts
+   * from the game kept there (if it still replays) instead of new arrangements.
+   */
   constructor(
     private readonly engine: Engine,
     private readonly store: ArrangementStore,
     private readonly nextSeed: () => number,
-  ) {}
+    private readonly kept?: LocalGameStore,
+    resume = false,
+  ) {
+    const saved = resume ? kept?.load() : null;
+    if (saved !== null && saved !== undefined && !this.resume(saved)) kept?.clear();
+  }
+
+  /**
+   * Goes on with a kept game behind the curtain of the side to move; false (and a new game) if it
+   * does not replay: its arrangements are judged like any others, its moves must be legal and
+   * announce the battles as they were.
+   */
+  private resume(saved: SavedLocalGame): boolean {
+    const { sente, gote, moves } = saved;
+    if (this.engine.validate('sente', sente).length > 0 || this.engine.validate('gote', gote).length > 0) return false;
+    let game: EngineGame;
+    try {
+      game = this.engine.newGame(sente, gote);
+    } catch {
+      return false;
+    }
+    const last = moves.length - 1;
+    const toMove: Side = moves.length % 2 === 0 ? 'sente' : 'gote';
+    // The side to move is told of the opponent's last ply by its pieces just before it.
+    const replayed = replayPlies(game, moves.slice(0, Math.max(last, 0)));
+    const before = ownPieces(game.view(toMove));
+    if (!replayed || (last >= 0 && !replayPlies(game, moves.slice(last)))) {
+      game.dispose();
+      return false;
+    }
+    this.game = game;
+    this.arrangements.sente = sente;
+    this.arrangements.gote = gote;
+    this.ownBefore[toMove] = last >= 0 ? before : ownPieces(game.view(toMove));
+    this.ownBefore[opponent(toMove)] = ownPieces(game.view(opponent(toMove)));
+    this.current = { kind: 'turn-curtain', side: toMove };
+    this.keeping = true;
+    return true;
+  }
+
+  /**
+   * Keeps the game so far (while it goes on) for a reload, or forgets it once it is over or left.
+   * A kept game of another match is only replaced once this one has a game to keep.
+   */
+  private keep(): void {
+    const { sente, gote } = this.arrangements;
+    if (this.game !== null && this.game.status().state === 'ongoing' && sente !== undefined && gote !== undefined) {
+      this.kept?.save({ sente, gote, moves: pliesOf(this.game) });
+      this.keeping = true;
+    } else if (this.keeping) {
+      this.kept?.clear();
+      this.keeping = false;
+    }
+  }
 
   get phase(): Phase {
     return this.current;
@@ -239,6 +301,7 @@ export class LocalMatch implements Match {
       this.ownBefore.sente = ownPieces(this.game.view('sente'));
       this.ownBefore.gote = ownPieces(this.game.view('gote'));
       this.current = { kind: 'turn-curtain', side: 'sente' };
+      this.keep();
     } else {
       this.current = { kind: 'setup-curtain', side: opponent(p.side) };
     }
@@ -269,6 +332,7 @@ export class LocalMatch implements Match {
       answer.status.state === 'ongoing'
         ? { kind: 'moved', side }
         : { kind: 'over', side, status: answer.status };
+    this.keep();
     return { type: 'moved', ply: answer.ply, reports, status: answer.status };
   }
 
@@ -287,6 +351,7 @@ export class LocalMatch implements Match {
     const status = this.game.resign(p.side);
     this.selection = null;
     this.current = { kind: 'over', side: p.side, status };
+    this.keep();
     return status;
   }
 
@@ -299,10 +364,13 @@ export class LocalMatch implements Match {
     this.selection = null;
     this.reportList = [];
     this.current = { kind: 'setup-curtain', side: 'sente' };
+    this.keep();
   }
 
+  /** Leaving the match (another mode, or the start screen) gives up its unfinished game. */
   dispose(): void {
     this.game?.dispose();
     this.game = null;
+    this.keep();
   }
 }

@@ -1,0 +1,72 @@
+/**
+ * Unfinished games kept in the browser, so a reload (or a phone discarding the tab) does not lose
+ * them: the moves as played with what the referee announced of each, replayed on resuming.
+ */
+import type { Arrangement, EngineGame, Outcome, Square } from '../engine';
+import { asArrangement, isRecord } from '../json';
+import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
+
+/** A move and what the referee announced of it: the replay must announce the same. */
+export type SavedPly = readonly [Square, Square, Outcome | null];
+
+const OUTCOMES: readonly unknown[] = ['attacker', 'defender', 'both', null];
+
+function isPly(x: unknown): x is SavedPly {
+  return Array.isArray(x) && x.length === 3 && typeof x[0] === 'string' && typeof x[1] === 'string' && OUTCOMES.includes(x[2]);
+}
+
+/** The kept moves, or null if `x` is not a list of them. */
+export function asPlies(x: unknown): readonly SavedPly[] | null {
+  return Array.isArray(x) && x.every(isPly) ? x : null;
+}
+
+/** The moves of `game` so far, as they are kept. */
+export function pliesOf(game: EngineGame): SavedPly[] {
+  return game.view('sente').history.map((p): SavedPly => [p.from, p.to, p.battle?.outcome ?? null]);
+}
+
+/**
+ * Plays `moves` on `game`; false as soon as one is illegal or announces another battle outcome
+ * than was kept (then this is not the game that was played, and the caller drops it).
+ */
+export function replayPlies(game: EngineGame, moves: readonly SavedPly[]): boolean {
+  try {
+    for (const [from, to, outcome] of moves) {
+      if ((game.play(from, to).ply.battle?.outcome ?? null) !== outcome) return false;
+    }
+  } catch {
+    return false;
+  }
+  return game.status().state === 'ongoing';
+}
+
+/** A two-player game on this device: both arrangements (both players use this browser) and the moves. */
+export interface SavedLocalGame {
+  readonly sente: Arrangement;
+  readonly gote: Arrangement;
+  readonly moves: readonly SavedPly[];
+}
+
+export class LocalGameStore {
+  private static readonly KEY = 'gunjin.localGame';
+
+  constructor(private readonly storage: KeyValueStorage | undefined) {}
+
+  /** The kept game; null if none (or it no longer reads as one). */
+  load(): SavedLocalGame | null {
+    const value = readJson(this.storage, LocalGameStore.KEY);
+    if (!isRecord(value)) return null;
+    const sente = asArrangement(value['sente']);
+    const gote = asArrangement(value['gote']);
+    const moves = asPlies(value['moves']);
+    return sente === null || gote === null || moves === null ? null : { sente, gote, moves };
+  }
+
+  save(game: SavedLocalGame): void {
+    writeJson(this.storage, LocalGameStore.KEY, game);
+  }
+
+  clear(): void {
+    removeKey(this.storage, LocalGameStore.KEY);
+  }
+}
