@@ -478,9 +478,21 @@ export const helpEn: HelpDocument = {
         {
           kind: 'ul',
           items: [
-            'Takahashi Hironori, “Kōgun Shōgi in Japan and the world: Gunjin Shogi originated in Japan” (in Japanese), Bulletin of the Osaka University of Commerce Institute for Amusement Industry Studies, no. 18, 2016',
-            'Michel Boutin, an article (in French) arguing that L’Attaque is a French game descended from Gunjin Shogi, in Art et savoir de l’Inde, ed. Michel Van Langendonckt, HEB, 2015',
-            'Ichinose Takeshi, A Study of Gunjin Shogi Rules (in Japanese), third revised edition, 2014',
+            {
+              kind: 'link',
+              text: 'Takahashi Hironori, “Kōgun Shōgi in Japan and the world: Gunjin Shogi originated in Japan” (in Japanese), Bulletin of the Osaka University of Commerce Institute for Amusement Industry Studies, no. 18, 2016 (search on CiNii Research)',
+              href: 'https://cir.nii.ac.jp/all?q=%E6%97%A5%E6%9C%AC%E3%81%A8%E4%B8%96%E7%95%8C%E3%81%AE%E8%A1%8C%E8%BB%8D%E5%B0%86%E6%A3%8B',
+            },
+            {
+              kind: 'link',
+              text: 'Michel Boutin, an article (in French) arguing that L’Attaque is a French game descended from Gunjin Shogi, in Art et savoir de l’Inde, ed. Michel Van Langendonckt, HEB, 2015 (search on WorldCat)',
+              href: 'https://search.worldcat.org/search?q=Art%20et%20savoir%20de%20l%27Inde%20Van%20Langendonckt',
+            },
+            {
+              kind: 'link',
+              text: 'Ichinose Takeshi, A Study of Gunjin Shogi Rules (in Japanese), third revised edition, 2014 (web search)',
+              href: 'https://www.google.com/search?q=%E4%B8%80%E3%83%8E%E7%80%AC%E6%AD%A6%E5%BF%97%20%E8%BB%8D%E4%BA%BA%E5%B0%86%E6%A3%8B%E3%83%AB%E3%83%BC%E3%83%AB%E7%A0%94%E7%A9%B6',
+            },
             {
               kind: 'link',
               text: '“Kōgun Shōgi”, entries from the Digital Daijisen, the Nihon Kokugo Daijiten (select edition) and the Heibonsha World Encyclopedia (revised edition), on Kotobank (in Japanese)',

@@ -474,9 +474,21 @@ export const helpJa: HelpDocument = {
         {
           kind: 'ul',
           items: [
-            '高橋浩徳「日本と世界の行軍将棋」（副題：軍人将棋の発祥は日本だった）、大阪商業大学アミューズメント産業研究所紀要 第 18 号、2016 年',
-            'ミシェル・ブタン（Michel Boutin）、ラタックは軍人将棋から生まれたフランスのゲームだとする論文（フランス語）、Art et savoir de l\u2019Inde 所収（編者 Michel Van Langendonckt、HEB、2015 年）',
-            '一ノ瀬武志『軍人将棋ルール研究』改訂第三版（2014 年）',
+            {
+              kind: 'link',
+              text: '高橋浩徳「日本と世界の行軍将棋」（副題：軍人将棋の発祥は日本だった）、大阪商業大学アミューズメント産業研究所紀要 第 18 号、2016 年（CiNii Research で検索）',
+              href: 'https://cir.nii.ac.jp/all?q=%E6%97%A5%E6%9C%AC%E3%81%A8%E4%B8%96%E7%95%8C%E3%81%AE%E8%A1%8C%E8%BB%8D%E5%B0%86%E6%A3%8B',
+            },
+            {
+              kind: 'link',
+              text: 'ミシェル・ブタン（Michel Boutin）、ラタックは軍人将棋から生まれたフランスのゲームだとする論文（フランス語）、Art et savoir de l\u2019Inde 所収（編者 Michel Van Langendonckt、HEB、2015 年）（WorldCat で検索）',
+              href: 'https://search.worldcat.org/search?q=Art%20et%20savoir%20de%20l%27Inde%20Van%20Langendonckt',
+            },
+            {
+              kind: 'link',
+              text: '一ノ瀬武志『軍人将棋ルール研究』改訂第三版（2014 年）（ウェブ検索）',
+              href: 'https://www.google.com/search?q=%E4%B8%80%E3%83%8E%E7%80%AC%E6%AD%A6%E5%BF%97%20%E8%BB%8D%E4%BA%BA%E5%B0%86%E6%A3%8B%E3%83%AB%E3%83%BC%E3%83%AB%E7%A0%94%E7%A9%B6',
+            },
             {
               kind: 'link',
               text: 'コトバンク「行軍将棋」（デジタル大辞泉、精選版日本国語大辞典、改訂新版世界大百科事典）',

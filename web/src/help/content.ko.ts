@@ -474,9 +474,21 @@ export const helpKo: HelpDocument = {
         {
           kind: 'ul',
           items: [
-            '다카하시 히로노리, 〈일본과 세계의 행군장기〉(부제: 군인장기의 발상지는 일본), 오사카 상업대학 어뮤즈먼트 산업연구소 기요 제18호, 2016년, 일본어',
-            '미셸 부탱(Michel Boutin), 라타크가 군인장기에서 나온 프랑스 게임이라고 논한 글(프랑스어), 수록: Art et savoir de l\u2019Inde(엮은이 Michel Van Langendonckt, HEB, 2015년)',
-            '이치노세 다케시, 《군인장기 규칙 연구》, 개정 제3판(2014년), 일본어',
+            {
+              kind: 'link',
+              text: '다카하시 히로노리, 〈일본과 세계의 행군장기〉(부제: 군인장기의 발상지는 일본), 오사카 상업대학 어뮤즈먼트 산업연구소 기요 제18호, 2016년, 일본어 (CiNii Research에서 검색)',
+              href: 'https://cir.nii.ac.jp/all?q=%E6%97%A5%E6%9C%AC%E3%81%A8%E4%B8%96%E7%95%8C%E3%81%AE%E8%A1%8C%E8%BB%8D%E5%B0%86%E6%A3%8B',
+            },
+            {
+              kind: 'link',
+              text: '미셸 부탱(Michel Boutin), 라타크가 군인장기에서 나온 프랑스 게임이라고 논한 글(프랑스어), 수록: Art et savoir de l\u2019Inde(엮은이 Michel Van Langendonckt, HEB, 2015년) (WorldCat에서 검색)',
+              href: 'https://search.worldcat.org/search?q=Art%20et%20savoir%20de%20l%27Inde%20Van%20Langendonckt',
+            },
+            {
+              kind: 'link',
+              text: '이치노세 다케시, 《군인장기 규칙 연구》, 개정 제3판(2014년), 일본어 (웹 검색)',
+              href: 'https://www.google.com/search?q=%E4%B8%80%E3%83%8E%E7%80%AC%E6%AD%A6%E5%BF%97%20%E8%BB%8D%E4%BA%BA%E5%B0%86%E6%A3%8B%E3%83%AB%E3%83%BC%E3%83%AB%E7%A0%94%E7%A9%B6',
+            },
             {
               kind: 'link',
               text: '고토뱅크 ‘행군장기’ 항목(디지털 다이지센, 정선판 일본국어대사전, 개정 신판 세계대백과사전), 일본어',
