@@ -568,6 +568,20 @@ describe('panel and page', () => {
     await page.click('[data-focus-key="open-help"]');
     await page.waitForSelector('dialog[open] .help-section');
     assert.ok((await page.$$eval('dialog .help-section', (s) => s.length)) >= 3);
+    // A citation in the history jumps to its source, within the open help.
+    const cite = page.locator('#help-history sup.help-cite a[href="#help-source-10"]').first();
+    assert.equal(await cite.getAttribute('aria-label'), 'Source 10');
+    await cite.click();
+    const source = page.locator('#help-source-10');
+    assert.match(await source.textContent(), /L’Attaque/);
+    assert.ok(await source.evaluate((el) => el.matches(':target')));
+    // In view: below the dialog's sticky head and above the dialog's bottom edge.
+    const box = await source.boundingBox();
+    const head = await page.locator('dialog[open] .dialog-head').boundingBox();
+    const dialog = await page.locator('dialog[open]').boundingBox();
+    assert.ok(box.y >= head.y + head.height && box.y + box.height <= dialog.y + dialog.height, 'the source is in view');
+    assert.equal(await page.$$eval('dialog[open]', (d) => d.length), 1);
+    await page.screenshot({ path: '/tmp/help-cite.png' });
     await page.click('dialog .close');
     await page.waitForSelector('dialog', { state: 'detached' });
     await page.close();

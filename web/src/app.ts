@@ -1037,7 +1037,7 @@ export class App {
     const doc = helpContent[t.lang];
     const heading = dialog.querySelector('h2');
     if (heading !== null) heading.textContent = doc.title;
-    renderHelp(doc, body, { newTab: t.t('helpNewTab') });
+    renderHelp(doc, body, { newTab: t.t('helpNewTab'), cite: t.t('helpCite'), cites: t.t('helpCites') });
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-board',
           title: 'The board',
+          cites: [3],
           blocks: [
             {
               kind: 'p',
@@ -40,6 +41,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-pieces',
           title: 'Pieces and how many of each',
+          cites: [3, 9],
           blocks: [
             {
               kind: 'p',
@@ -128,6 +130,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-battle',
           title: 'Battles and strength',
+          cites: [3],
           blocks: [
             {
               kind: 'p',
@@ -162,6 +165,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-flag',
           title: 'The flag',
+          cites: [3, 9],
           blocks: [
             {
               kind: 'p',
@@ -183,6 +187,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-referee',
           title: 'What the referee announces',
+          cites: [3],
           blocks: [
             {
               kind: 'p',
@@ -217,6 +222,7 @@ export const helpEn: HelpDocument = {
         {
           id: 'help-variants',
           title: 'Rule choices on this site',
+          cites: [1, 3, 4, 9],
           blocks: [
             {
               kind: 'p',
@@ -410,6 +416,7 @@ export const helpEn: HelpDocument = {
     {
       id: 'help-tips',
       title: 'Tips',
+      cites: [9],
       blocks: [
         {
           kind: 'ul',
@@ -436,38 +443,47 @@ export const helpEn: HelpDocument = {
         {
           kind: 'p',
           text: 'In Gunjin Shogi the pieces are all the same size and shape with identical backs; they stand face down, and when two meet only the referee compares them and takes the loser off. Boxes sold from the Meiji era (1868–1912) on were mostly labelled Kōgun Shōgi (行軍将棋, “marching shogi”); Gunjin Shōgi (軍人将棋, “soldiers’ shogi”) spread as the everyday name. Japanese dictionaries still list the game under Kōgun Shōgi, with Gunjin Shōgi and Ikusa Shōgi (“battle shogi”) as other names.',
+          cites: [1, 4, 5],
         },
         {
           kind: 'p',
           text: 'Nobody knows who invented it or when, but it was on sale and being played by 1895. A ten-year-old boy in Kameoka near Kyoto, Arakawa Minoru, wrote in his diary that on 7 October of that year he went to a shop called Naitō Hangetsudō to buy a set and played it with his father at home. A board printed the same year survives in a photograph. Claims that the game appeared around the Russo-Japanese War (1904–05), or was imported from the West, were rejected by Takahashi Hironori on the strength of such records.',
+          cites: [1, 2],
         },
         {
           kind: 'p',
           text: 'The Meiji boards gave each player 35 pieces on a camp 7 squares wide and 5 deep, with three straight lanes joining the camps. It was a game for three: two players and an umpire, and entering the enemy headquarters won. Some boards said two people could play with the pieces face up if no umpire was at hand. In 1900 the writer Kōda Rohan described to the Yomiuri newspaper a “division shogi” with plain, equal-sized pieces marked on the back and a referee judging at the side.',
+          cites: [1, 3],
         },
         {
           kind: 'p',
           text: 'Sekai Yūgihō Taizen, a 1907 compendium of games, guessed that the game dated from the First Sino-Japanese War (1894–95) and did not bother to explain it, since it was known all over the country. In January 1910 the Tokyo Asahi newspaper reported three imperial grandsons, among them the future Emperor Shōwa, playing it. It appears in fiction too, in Izumi Kyōka’s Nihonbashi (1914) and Kobayashi Takiji’s The Absentee Landlord (1929).',
+          cites: [1, 4, 5],
         },
         {
           kind: 'p',
           text: 'New weapons kept joining the pieces. Sets with tanks seem to have existed in the Taishō era (1912–1926), and later boxes advertised that tanks and planes were included. The usual sizes became 23 and 31 pieces per side. The game was at its most popular from the late Taishō to the early Shōwa era.',
+          cites: [1, 3, 4],
         },
         {
           kind: 'p',
           text: 'After the Second World War, sets with a marshal or an atomic bomb appeared. In November 1955 the Yomiuri reported that makers in Tendō, Yamagata, the home of shogi piece making, were selling well over the pre-war figure of about 500,000 sets a year, while that June a reader’s letter in the Mainichi had demanded that the game be banned. Sets with missiles followed in the late 1960s and early 1970s, and in 1976 a set with a device that judged battles in place of the referee. Needing a third person as referee is given as one reason the game faded.',
+          cites: [1, 3],
         },
         {
           kind: 'p',
           text: 'The game reached Europe in 1905, when a Dr Junghans presented it in the German magazine Monatshefte as a new Japanese war game: 35 pieces, a 7-by-5 camp and three straight lanes, just like the Japanese 35-piece sets, except that capturing the flag could also win. Patents for similar war games followed: Julie Berg in France and Britain in 1907, Josephine Tilden in the United States in April 1908, and Hermance Edan in France in November 1908.',
+          cites: [1, 6, 7, 8],
         },
         {
           kind: 'p',
           text: 'Edan’s game went on sale in 1909–1910 as L’Attaque, and in 1925 the British firm Gibson bought the rights. Stratego, a lightly modified L’Attaque, was created in the Netherlands and its name registered in 1942. In both, the two pieces in a battle are shown to both players, and capturing the enemy flag wins; Gunjin Shogi keeps the pieces hidden behind a referee and is won by taking the HQ.',
+          cites: [1, 10, 11],
         },
         {
           kind: 'p',
           text: 'On the question of origin, Takahashi Hironori (2016) found that every Western game of this family was sold in 1909 or later, judged it likely that the earliest was based on the 1905 magazine report of the Japanese game, and concluded that the genre began in Japan. The French game historian Michel Boutin also argues that Edan had the chance to know Gunjin Shogi, but in the end only claims that, whatever inspired him, Edan indirectly brought a Far Eastern game to the West. The historian Thierry Depaulis, on the other hand, holds that Edan’s patent grew out of a game he had made in the 1880s. Neither Takahashi nor Boutin found any record of L’Attaque before 1909.',
+          cites: [1, 2, 10],
         },
       ],
     },
@@ -476,7 +492,7 @@ export const helpEn: HelpDocument = {
       title: 'Sources',
       blocks: [
         {
-          kind: 'ul',
+          kind: 'sources',
           items: [
             {
               kind: 'link',

@@ -17,6 +17,7 @@ function texts(doc: HelpDocument): string[] {
           out.push(b.text);
           break;
         case 'ul':
+        case 'sources':
           out.push(...b.items.map((item) => (typeof item === 'string' ? item : item.text)));
           break;
         case 'qa':
@@ -51,13 +52,38 @@ describe('help content', () => {
     expect(sectionIds(helpContent.en)).toEqual(ja);
   });
 
+  it('cites the same sources in the same places in every language, each one in the list', () => {
+    const cites = (doc: HelpDocument): string[] => {
+      const out: string[] = [];
+      const walk = (s: HelpSection): void => {
+        out.push(`${s.id}:${(s.cites ?? []).join(',')}`);
+        s.blocks.forEach((b, i) => {
+          if (b.kind === 'p' && b.cites !== undefined) out.push(`${s.id}.${i}:${b.cites.join(',')}`);
+        });
+        for (const sub of s.subsections ?? []) walk(sub);
+      };
+      doc.sections.forEach(walk);
+      return out;
+    };
+    expect(cites(helpContent.ko)).toEqual(cites(helpContent.ja));
+    expect(cites(helpContent.en)).toEqual(cites(helpContent.ja));
+    for (const doc of Object.values(docs)) {
+      const lists = doc.sections.flatMap((s) => s.blocks).filter((b) => b.kind === 'sources');
+      expect(lists).toHaveLength(1);
+      const count = lists[0]?.kind === 'sources' ? lists[0].items.length : 0;
+      const numbers = cites(doc).flatMap((c) => c.split(':')[1]?.split(',').filter((n) => n !== '').map(Number) ?? []);
+      expect(numbers.length).toBeGreaterThan(20);
+      for (const n of numbers) expect(Number.isInteger(n) && n >= 1 && n <= count, `source ${n}`).toBe(true);
+    }
+  });
+
   it('has the same block shapes in every language', () => {
     const shape = (doc: HelpDocument): string[] => {
       const out: string[] = [];
       const walk = (s: HelpSection): void => {
         for (const b of s.blocks) {
           out.push(
-            `${s.id}:${b.kind}:${b.kind === 'ul' ? b.items.length : b.kind === 'table' ? b.rows.length : 1}`,
+            `${s.id}:${b.kind}:${b.kind === 'ul' || b.kind === 'sources' ? b.items.length : b.kind === 'table' ? b.rows.length : 1}`,
           );
         }
         for (const sub of s.subsections ?? []) walk(sub);

@@ -97,10 +97,10 @@ const doc: HelpDocument = {
   ],
 };
 
-function render(help: HelpDocument = doc, newTab = NEW_TAB): FakeElement {
+function render(help: HelpDocument = doc, newTab = NEW_TAB, cite = 'Source {n}', cites = 'Sources:'): FakeElement {
   const container = new FakeDocument().createElement('div');
   container.textContent = 'old content';
-  renderHelp(help, container as unknown as HTMLElement, { newTab });
+  renderHelp(help, container as unknown as HTMLElement, { newTab, cite, cites });
   return container;
 }
 
@@ -220,6 +220,36 @@ describe('help sources', () => {
         expect(a?.textContent).toBe(li.textContent);
         expect(a?.all('span').map((s) => s.textContent)).toEqual([note]);
       });
+    });
+  }
+
+  for (const lang of LANGS) {
+    it(`${lang}: every citation links to a numbered source that is there, named in the language`, () => {
+      const catalogue = CATALOGUES[lang];
+      const root = render(helpContent[lang], catalogue.helpNewTab, catalogue.helpCite, catalogue.helpCites);
+      const section = root.all('section').find((s) => s.attributes.get('id') === 'help-sources');
+      const list = section?.all('ol') ?? [];
+      expect(list).toHaveLength(1);
+      const ids = list[0]?.all('li').map((li) => li.attributes.get('id')) ?? [];
+      expect(ids).toEqual(expected.map((_, i) => `help-source-${i + 1}`));
+      const cites = root.all('sup').flatMap((sup) => sup.all('a'));
+      // The history cites its sources paragraph by paragraph; the rules and tips section by section.
+      expect(cites.length).toBeGreaterThan(20);
+      const cited = new Set<number>();
+      for (const a of cites) {
+        const n = Number(/^\[(\d+)\]$/.exec(a.textContent)?.[1]);
+        expect(a.attributes.get('href')).toBe(`#help-source-${n}`);
+        expect(a.attributes.get('aria-label')).toBe(catalogue.helpCite.replace('{n}', String(n)));
+        expect(a.attributes.get('target')).toBeUndefined();
+        cited.add(n);
+      }
+      // Every source is cited somewhere.
+      expect([...cited].sort((a, b) => a - b)).toEqual(expected.map((_, i) => i + 1));
+      const history = root.all('section').find((s) => s.attributes.get('id') === 'help-history');
+      expect(history?.all('p').every((p) => p.all('sup').length === 1)).toBe(true);
+      const tips = root.all('section').find((s) => s.attributes.get('id') === 'help-tips');
+      const line = tips?.all('p').find((p) => p.attributes.get('class') === 'help-cites');
+      expect(line?.textContent).toBe(`${catalogue.helpCites} [9]`);
     });
   }
 

@@ -1,4 +1,4 @@
-import type { HelpBlock, HelpDocument, HelpLink, HelpSection } from './types';
+import type { HelpBlock, HelpCites, HelpDocument, HelpLink, HelpListItem, HelpSection } from './types';
 
 /** Strings the renderer adds around the content, from the page's i18n catalogue. */
 export interface HelpRenderText {
@@ -7,6 +7,15 @@ export interface HelpRenderText {
    * text, the rest being the "opens in a new tab" note (catalogue key `helpNewTab`).
    */
   readonly newTab: string;
+  /** The accessible name of a link to source `{n}` (catalogue key `helpCite`). */
+  readonly cite: string;
+  /** The label before a section's own sources (catalogue key `helpCites`). */
+  readonly cites: string;
+}
+
+/** The element id of source `n` (1-based) in the sources list. */
+export function sourceId(n: number): string {
+  return `help-source-${n}`;
 }
 
 /**
@@ -84,10 +93,39 @@ function renderSection(d: Document, section: HelpSection, level: 2 | 3, text: He
     }
   }
 
+  if (section.cites !== undefined && section.cites.length > 0) {
+    const line = make(d, 'p', `${text.cites} `);
+    line.setAttribute('class', 'help-cites');
+    line.appendChild(citeLinks(d, section.cites, text));
+    root.appendChild(line);
+  }
+
   for (const sub of section.subsections ?? []) {
     root.appendChild(renderSection(d, sub, 3, text));
   }
   return root;
+}
+
+/** `[1][3]`, each number a link to its source in the sources list. */
+function citeLinks(d: Document, cites: HelpCites, text: HelpRenderText): HTMLElement {
+  const sup = make(d, 'sup');
+  sup.setAttribute('class', 'help-cite');
+  for (const n of cites) {
+    const a = make(d, 'a', `[${n}]`);
+    a.setAttribute('href', `#${sourceId(n)}`);
+    a.setAttribute('aria-label', text.cite.replace('{n}', String(n)));
+    sup.appendChild(a);
+  }
+  return sup;
+}
+
+function listItems(d: Document, list: HTMLElement, items: readonly HelpListItem[], newTab: string, ids?: (i: number) => string): void {
+  items.forEach((item, i) => {
+    const li = typeof item === 'string' ? make(d, 'li', item) : make(d, 'li');
+    if (typeof item !== 'string') li.appendChild(renderLink(d, item, newTab));
+    if (ids !== undefined) li.setAttribute('id', ids(i));
+    list.appendChild(li);
+  });
 }
 
 function renderBlock(
@@ -96,19 +134,20 @@ function renderBlock(
   text: HelpRenderText,
 ): HTMLElement {
   switch (block.kind) {
-    case 'p':
-      return make(d, 'p', block.text);
+    case 'p': {
+      const p = make(d, 'p', block.text);
+      if (block.cites !== undefined && block.cites.length > 0) p.appendChild(citeLinks(d, block.cites, text));
+      return p;
+    }
     case 'ul': {
       const list = make(d, 'ul');
-      for (const item of block.items) {
-        if (typeof item === 'string') {
-          list.appendChild(make(d, 'li', item));
-        } else {
-          const li = make(d, 'li');
-          li.appendChild(renderLink(d, item, text.newTab));
-          list.appendChild(li);
-        }
-      }
+      listItems(d, list, block.items, text.newTab);
+      return list;
+    }
+    case 'sources': {
+      const list = make(d, 'ol');
+      list.setAttribute('class', 'help-source-list');
+      listItems(d, list, block.items, text.newTab, (i) => sourceId(i + 1));
       return list;
     }
     case 'table': {

@@ -21,10 +21,18 @@ export interface HelpLink {
 /** One item of a list: plain text, or a link whose whole text is the link. */
 export type HelpListItem = string | HelpLink;
 
+/**
+ * Source numbers (1-based, in the order of the `sources` block) that a paragraph or a section
+ * rests on; each renders as a link to its source.
+ */
+export type HelpCites = readonly number[];
+
 /** One block of a section. `qa` blocks that follow each other render as one definition list. */
 export type HelpBlock =
-  | { readonly kind: 'p'; readonly text: string }
+  | { readonly kind: 'p'; readonly text: string; readonly cites?: HelpCites }
   | { readonly kind: 'ul'; readonly items: readonly HelpListItem[] }
+  /** The numbered list of sources that `cites` point to (one per document). */
+  | { readonly kind: 'sources'; readonly items: readonly HelpListItem[] }
   | { readonly kind: 'qa'; readonly q: string; readonly a: string }
   | {
       readonly kind: 'table';
@@ -38,6 +46,8 @@ export interface HelpSection {
   readonly id: string;
   readonly title: string;
   readonly blocks: readonly HelpBlock[];
+  /** The sources of the section as a whole, listed at its end (for lists and the like). */
+  readonly cites?: HelpCites;
   readonly subsections?: readonly HelpSection[];
 }
 

@@ -9,6 +9,8 @@ export const en = {
   loading: 'Loading the referee…',
   loadFailed: 'The game could not start: {error}',
   helpLoading: 'Loading the rules…',
+  helpCite: 'Source {n}',
+  helpCites: 'Sources:',
   helpNewTab: '{link} (opens in a new tab)',
 
   chooseMode: 'How would you like to play?',

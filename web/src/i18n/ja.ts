@@ -11,6 +11,8 @@ export const ja: Catalogue = {
   loading: '審判を準備しています…',
   loadFailed: '対局を始められませんでした: {error}',
   helpLoading: 'ルールを読み込んでいます…',
+  helpCite: '出典 {n}',
+  helpCites: '出典：',
   helpNewTab: '{link}（新しいタブで開く）',
 
   chooseMode: '遊び方を選んでください',

@@ -11,6 +11,8 @@ export const ko: Catalogue = {
   loading: '심판을 준비하는 중…',
   loadFailed: '대국을 시작할 수 없습니다: {error}',
   helpLoading: '규칙을 불러오는 중…',
+  helpCite: '출처 {n}',
+  helpCites: '출처:',
   helpNewTab: '{link} (새 탭에서 열립니다)',
 
   chooseMode: '어떻게 플레이할까요?',
