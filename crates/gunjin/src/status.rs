@@ -52,3 +52,54 @@ pub enum DrawReason {
     /// Neither side had a legal move.
     NoMoves,
 }
+
+#[cfg(all(test, feature = "serde"))]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The referee protocol (§10) spells every ending exactly so.
+    #[test]
+    fn every_status_serialises_as_the_protocol_spells_it() {
+        let cases = [
+            (Status::Ongoing, json!({"state":"ongoing"})),
+            (
+                Status::Won {
+                    winner: Side::Sente,
+                    reason: WinReason::Occupation,
+                },
+                json!({"state":"won","winner":"sente","reason":"occupation"}),
+            ),
+            (
+                Status::Won {
+                    winner: Side::Gote,
+                    reason: WinReason::NoMoves,
+                },
+                json!({"state":"won","winner":"gote","reason":"no_moves"}),
+            ),
+            (
+                Status::Won {
+                    winner: Side::Sente,
+                    reason: WinReason::Resignation,
+                },
+                json!({"state":"won","winner":"sente","reason":"resignation"}),
+            ),
+            (
+                Status::Draw {
+                    reason: DrawReason::NoBattleLimit,
+                },
+                json!({"state":"draw","reason":"no_battle_limit"}),
+            ),
+            (
+                Status::Draw {
+                    reason: DrawReason::NoMoves,
+                },
+                json!({"state":"draw","reason":"no_moves"}),
+            ),
+        ];
+        for (status, spelled) in cases {
+            assert_eq!(serde_json::to_value(status).unwrap(), spelled, "{status:?}");
+            assert_eq!(serde_json::from_value::<Status>(spelled).unwrap(), status);
+        }
+    }
+}

@@ -148,6 +148,29 @@ fn mine_loses_to_plane_and_engineer_and_takes_everything_else_with_it() {
 }
 
 #[test]
+fn with_the_mine_persists_variant_a_mine_stays_after_beating_its_attacker() {
+    // §9: the mine is not used up; planes and engineers still clear it.
+    let variant = Ruleset {
+        mine_persists: true,
+        ..STD
+    };
+    for a in ORDER {
+        let want = if matches!(a, Kind::Plane | Kind::Engineer) {
+            Outcome::Attacker
+        } else {
+            Outcome::Defender
+        };
+        assert_eq!(resolve_battle(a, Kind::Mine, None, &variant), want, "{a}");
+        // A mine behind the flag fights the same way for it.
+        assert_eq!(
+            resolve_battle(a, Kind::Flag, Some(Kind::Mine), &variant),
+            want,
+            "{a} against the flag"
+        );
+    }
+}
+
+#[test]
 fn flag_with_nothing_behind_loses_to_every_attacker() {
     for a in ORDER {
         assert_eq!(
