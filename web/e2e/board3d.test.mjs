@@ -26,8 +26,8 @@ after(async () => {
   }
 });
 
-async function openBoard(query = 'reduced=1', reducedMotion = 'no-preference') {
-  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1, reducedMotion });
+async function openBoard(query = 'reduced=1', reducedMotion = 'no-preference', hasTouch = false) {
+  const page = await browser.newPage({ viewport: VIEWPORT, deviceScaleFactor: 1, reducedMotion, hasTouch });
   const errors = [];
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto(`${server.url}/e2e-support/board3d.html?${query}`);
@@ -318,6 +318,21 @@ describe('3D board', () => {
     const again = await at(page, 'c3');
     assert.ok(Math.hypot(again.x - start.x, again.y - start.y) < 2, `back to the preset: ${JSON.stringify([start, again])}`);
     assert.ok(changedShare(before, await shot(page)) < 0.02, 'the same picture as before the drag');
+    await page.close();
+  });
+
+  it('takes a one-finger tap on a touch screen as a press: a piece, then its destination', async () => {
+    const page = await openBoard('reduced=1', 'no-preference', true);
+    const major = { square: 'b3', side: 'sente', kind: 'major', label: 'Major' };
+    await setState(page, state({ pieces: [major] }));
+    const piece = await at(page, 'b3');
+    await page.touchscreen.tap(piece.x, piece.y);
+    assert.deepEqual(await clicks(page), ['b3']);
+    await setState(page, state({ pieces: [major], selected: 'b3', moveTargets: ['b4'] }));
+    const target = await at(page, 'b4');
+    await page.touchscreen.tap(target.x, target.y);
+    assert.deepEqual(await clicks(page), ['b3', 'b4']);
+    assert.deepEqual(page.errors, []);
     await page.close();
   });
 
