@@ -218,6 +218,17 @@ describe('play a friend by URL', () => {
     await waitPhase(guest, ['setup']);
     assert.equal(await host.getAttribute('.grid', 'data-viewer'), 'gote');
     assert.equal(await guest.getAttribute('.grid', 'data-viewer'), 'sente');
+    // The next game starts from a new automatic arrangement; "previous arrangement" brings back
+    // the one the host played, turned round for gote: each piece where gote sees the same place.
+    const fresh = await ownPieces(host);
+    assert.equal(Object.keys(fresh).length, 23);
+    const across = { a: 'f', b: 'e', c: 'd', d: 'c', e: 'b', f: 'a' };
+    const turned = Object.fromEntries(
+      Object.entries(mirrored).map(([sq, kind]) => [sq === 'cd1' ? 'cd8' : `${across[sq[0]]}${9 - Number(sq[1])}`, kind]),
+    );
+    assert.notDeepEqual(fresh, turned, 'a new arrangement, not the last one');
+    await host.click('[data-focus-key="previous"]');
+    assert.deepEqual(await ownPieces(host), turned);
     await confirmArrangement(host);
     await confirmArrangement(guest);
     await waitPhase(guest, ['turn']);
