@@ -226,18 +226,18 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'There has never been one official rule book for Gunjin Shogi: sets from different makers and regions disagree on details. This site settles them as follows.',
+              text: 'There has never been one official rule book for Gunjin Shogi: sets from different makers and regions disagree on details. In Ichinose Takeshi’s survey of the sets he owns, camps range from 5 to 8 columns wide and the entrances come in I, X and Y shapes. This site settles the details as follows.',
             },
             {
               kind: 'ul',
               items: [
-                'Board and pieces: 6-column camps, 23 pieces, two straight bridges, one of the common layouts after tanks and planes joined the game.',
-                'Tank against engineer: the tank wins, as in most Showa-era (1926–1989) instruction leaflets and in most video game versions.',
-                'Mines: a mine is removed after its one battle, whether it wins or loses, in line with old descriptions of a mine blowing itself up.',
-                'Mine in the HQ: allowed, because most surveyed commercial leaflets put no limit on what stands in the HQ.',
-                'Flag on the back row: not allowed, the usual prohibition.',
-                'Planes: they fly over pieces and over the river.',
-                'Winning: by occupying the HQ, as in most leaflets from the Meiji era to Showa. Capturing the flag does not win.',
+                'Board and pieces: 6-column camps, 23 pieces, two straight bridges. Some Meiji sets gave each player 35 pieces; once tanks and planes joined the game, 23 and 31 became the usual counts, and this is one of those common layouts.',
+                'Tank against engineer: the tank wins, as in most Showa-era (1926–1989) instruction leaflets. The engineer winning is a later rule, which appeared in sets made after missiles and similar pieces were added. Japanese Wikipedia’s battle table has the engineer win, yet its note says the tank winning is the de facto standard in video games.',
+                'Mines: a mine is removed after its one battle, whether it wins or loses. In the game Kōda Rohan described in 1900 the mine perishes in its own blast, and a 1996 set’s leaflet treats the mine as exploded and removes it, so it works only once. Many leaflets, though, only say that a mine beats ordinary pieces, and Japanese Wikipedia lists keeping the mine on the board as a local rule.',
+                'Mine in the HQ: allowed. A 1913 (Taishō 2) book of games forbade it, and when Ichinose Takeshi was a child the ban was kept as an unwritten rule passed on by word of mouth; but the leaflets Takahashi Hironori examined set no rule on what stands in the HQ, apart from sets that include a marshal.',
+                'Flag on the back row: not allowed, following Japanese Wikipedia, which calls this generally prohibited.',
+                'Planes: they fly over pieces and over the river. Japanese Wikipedia says planes may jump, but Ichinose Takeshi has found no commercial leaflet that says so; Showa leaflets do state that a plane moves any number of squares vertically and only one square sideways.',
+                'Winning: by occupying the HQ, as in most leaflets from the Meiji boards to Showa sets. Dictionaries define the win as capturing the enemy flag, and other versions are won by defeating the enemy general or by taking every piece that can move; on this site, capturing the flag does not win.',
                 '100-move draw: sources handle a deadlock in many different ways, so the site draws a line at 100 moves.',
               ],
             },
@@ -447,7 +447,7 @@ export const helpEn: HelpDocument = {
         },
         {
           kind: 'p',
-          text: 'Nobody knows who invented it or when, but it was on sale and being played by 1895. A ten-year-old boy in Kameoka near Kyoto, Arakawa Minoru, wrote in his diary that on 7 October of that year he went to a shop called Naitō Hangetsudō to buy a set and played it with his father at home. A board printed the same year survives in a photograph. Claims that the game appeared around the Russo-Japanese War (1904–05), or was imported from the West, were rejected by Takahashi Hironori on the strength of such records.',
+          text: 'Nobody knows who invented it or when, but it was on sale and being played by 1895. A ten-year-old boy in Kameoka near Kyoto, Arakawa Minoru, wrote in his diary that on 7 October of that year he went to a shop called Naitō Hangetsudō to buy a set and played it with his father at home. A board printed the same year can be seen in a photograph in the photo book Omocha Hakubutsukan (“Toy Museum”). Claims that the game appeared around the Russo-Japanese War (1904–05), or was imported from the West, were rejected by Takahashi Hironori on the strength of such records.',
           cites: [1, 2],
         },
         {
@@ -457,7 +457,7 @@ export const helpEn: HelpDocument = {
         },
         {
           kind: 'p',
-          text: 'Sekai Yūgihō Taizen, a 1907 compendium of games, guessed that the game dated from the First Sino-Japanese War (1894–95) and did not bother to explain it, since it was known all over the country. In January 1910 the Tokyo Asahi newspaper reported three imperial grandsons, among them the future Emperor Shōwa, playing it. It appears in fiction too, in Izumi Kyōka’s Nihonbashi (1914) and Kobayashi Takiji’s The Absentee Landlord (1929).',
+          text: 'Sekai Yūgihō Taizen, a 1907 compendium of games, guessed that the game dated from the First Sino-Japanese War (1894–95) and did not bother to explain it, since it was known all over the country. In January 1910 the Tokyo Asahi newspaper reported three imperial grandsons, among them the future Emperor Shōwa, playing it. Dictionaries quote it from fiction too: Izumi Kyōka’s Nihonbashi (1914) has “even in kōgun shōgi, the spy is a mighty one”, and Kobayashi Takiji’s The Absentee Landlord (1929) has “we drew lines on paper and all played Gunjin Shogi”. The word Kyōka uses for the spy, kanja, is an old one.',
           cites: [1, 4, 5],
         },
         {
