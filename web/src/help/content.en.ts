@@ -327,7 +327,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early, your arrangement is sent when your turn comes, and until then you can still change it.',
+              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early, the game server keeps your arrangement and the game starts the moment your friend confirms too; until then “Re-arrange” takes it back. An arrangement confirmed while the connection is down is sent when it comes back.',
             },
           ],
         },

@@ -187,6 +187,7 @@ export const en = {
   onlineConfirm: 'Confirm and wait',
   onlineNotConnected: 'Not connected: wait for the connection to come back, then try again.',
   onlineWaitingTitle: 'Your arrangement is held',
+  onlineQueued: 'Not connected: your arrangement goes to the server as soon as the connection is back. Until then you can still take it back.',
   onlineWaitingHint: 'The game starts as soon as your friend confirms theirs. Until then you may still change yours.',
   onlineFriendReady: 'Your friend has confirmed their arrangement.',
   onlineFriendArranging: 'Your friend is still arranging.',

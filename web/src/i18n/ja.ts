@@ -188,6 +188,7 @@ export const ja: Catalogue = {
   onlineConfirm: '決定して相手を待つ',
   onlineNotConnected: '接続されていません。接続が戻ってからもう一度押してください。',
   onlineWaitingTitle: '配置を決定しました',
+  onlineQueued: '接続が切れています。並べ方は接続が戻りしだい送られます。それまでは並べ直しもできます。',
   onlineWaitingHint: '友達が並べ方を決定するとすぐに始まります。それまでは並べ直せます。',
   onlineFriendReady: '友達は並べ方を決定しました。',
   onlineFriendArranging: '友達はまだ配置中です。',

@@ -188,6 +188,7 @@ export const ko: Catalogue = {
   onlineConfirm: '확정하고 상대 기다리기',
   onlineNotConnected: '연결되어 있지 않습니다. 연결이 돌아오면 다시 눌러 주세요.',
   onlineWaitingTitle: '배치를 확정했습니다',
+  onlineQueued: '연결이 끊겨 있습니다. 배치는 연결이 돌아오는 대로 보내집니다. 그 전까지는 다시 배치할 수도 있습니다.',
   onlineWaitingHint: '친구가 배치를 확정하면 바로 시작합니다. 그때까지는 다시 배치할 수 있습니다.',
   onlineFriendReady: '친구가 배치를 확정했습니다.',
   onlineFriendArranging: '친구는 아직 배치하는 중입니다.',

@@ -112,6 +112,43 @@ describe('OnlineMatch', () => {
     m.dispose();
   });
 
+  it('confirmed while the connection is down: held here, taken back or sent once it is back', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const first = h.sockets[0]!;
+    first.open();
+    first.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    first.drop();
+    expect(m.connection?.kind).not.toBe('open');
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('not arranging');
+    const arrangement = p.setup.arrangement;
+    expect(m.confirmSetup()).toBe(true);
+    expect(m.queued).toBe(true);
+    expect(m.waiting).toBe(true);
+    expect(m.arrangement('sente')).toEqual(arrangement);
+    // "Re-arrange" takes it back without a connection, and it may be confirmed again.
+    expect(m.unarrange()).toBe(true);
+    expect(m.queued).toBe(false);
+    expect(m.phase.kind).toBe('setup');
+    expect(m.confirmSetup()).toBe(true);
+    expect(first.types()).not.toContain('arrange');
+
+    // The connection comes back: after the hello and the room, the arrangement goes out.
+    (h.env.timers as FakeTimers).fire(500);
+    const second = h.sockets[1]!;
+    second.open();
+    expect(second.types()).toEqual(['hello']);
+    second.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    expect(second.sent.at(-1)).toEqual({ t: 'arrange', setup: arrangement });
+    expect(m.queued).toBe(false);
+    expect(m.waiting).toBe(true);
+    second.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    expect(second.types().filter((t) => t === 'arrange')).toHaveLength(1);
+    m.dispose();
+  });
+
   it('offers the arrangement confirmed in an earlier game as the previous one, also in a new room', async () => {
     const h = harness();
     const first = newMatch(h, null);

@@ -72,6 +72,8 @@ export class OnlineMatch implements Match {
   private setupGame = 0;
   /** An `arrange` went out and its `ready` has not come back yet. */
   private arrangeSent: Arrangement | null = null;
+  /** Confirmed while the connection was down: sent as soon as it is back. */
+  private arrangeQueued: Arrangement | null = null;
   private movePending = false;
   private selection: { square: Square; destinations: Destinations } | null = null;
   private lastReports: readonly Report[] = [];
@@ -132,7 +134,12 @@ export class OnlineMatch implements Match {
   /** The held arrangement is on its way or held by the server: waiting for the game to start. */
   get waiting(): boolean {
     const s = this.state;
-    return s !== null && s.phase === 'arranging' && (s.youReady || this.arrangeSent !== null);
+    return s !== null && s.phase === 'arranging' && (s.youReady || this.arrangeSent !== null || this.arrangeQueued !== null);
+  }
+
+  /** Confirmed while the connection is down: it goes out once the connection is back. */
+  get queued(): boolean {
+    return this.waiting && this.arrangeQueued !== null;
   }
 
   /** Reports of plies not yet announced, oldest first (the page reads them out once). */
@@ -143,6 +150,12 @@ export class OnlineMatch implements Match {
   /** "Re-arrange" while waiting: withdraws the held arrangement. */
   unarrange(): boolean {
     if (!this.waiting) return false;
+    if (this.arrangeQueued !== null) {
+      // It never went out: nothing to withdraw from the server.
+      this.arrangeQueued = null;
+      this.changed();
+      return true;
+    }
     if (!(this.client?.unarrange() ?? false)) return false;
     this.arrangeSent = null;
     this.changed();
@@ -214,7 +227,7 @@ export class OnlineMatch implements Match {
   arrangement(side: Side): Arrangement | undefined {
     const s = this.state;
     if (s === null || side !== s.side) return undefined;
-    return s.held ?? this.arrangeSent ?? undefined;
+    return s.held ?? this.arrangeSent ?? this.arrangeQueued ?? undefined;
   }
 
   view(side: Side): View | null {
@@ -244,15 +257,23 @@ export class OnlineMatch implements Match {
     return loadPreviousArrangement(this.phase, this.store);
   }
 
-  /** "Confirm and wait": sends the arrangement; the server holds it until the game can start. */
+  /**
+   * "Confirm and wait": sends the arrangement; the server holds it until the game can start.
+   * With the connection down it waits here and goes out once the connection is back; until
+   * then "re-arrange" takes it back as well.
+   */
   confirmSetup(): boolean {
     const p = this.phase;
     if (p.kind !== 'setup' || this.client === null) return false;
     const arrangement = p.setup.arrangement;
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
-    if (!this.client.arrange(arrangement)) return false;
+    if (this.client.connection.kind === 'open') {
+      if (!this.client.arrange(arrangement)) return false;
+      this.arrangeSent = arrangement;
+    } else {
+      this.arrangeQueued = arrangement;
+    }
     this.store.save(p.side, arrangement);
-    this.arrangeSent = arrangement;
     this.changed();
     return true;
   }
@@ -387,6 +408,13 @@ export class OnlineMatch implements Match {
     if (s !== null) {
       if (s.youReady || c.lastError !== null || s.phase !== 'arranging' || c.connection.kind !== 'open') {
         this.arrangeSent = null;
+      }
+      if (this.arrangeQueued !== null && (s.phase !== 'arranging' || s.youReady)) this.arrangeQueued = null;
+      // Back online after confirming without a connection: the arrangement goes out now.
+      const queued = this.arrangeQueued;
+      if (queued !== null && c.connection.kind === 'open' && c.arrange(queued)) {
+        this.arrangeQueued = null;
+        this.arrangeSent = queued;
       }
       if (s.reports !== this.lastReports) {
         this.lastReports = s.reports;

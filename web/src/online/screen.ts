@@ -205,17 +205,18 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
             if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineRefused' : 'onlineNotConnected', { code: '' }), 'warn');
             kit.update();
-          }, { key: 'confirm', class: 'btn primary wide', disabled: !connected }),
+          }, { key: 'confirm', class: 'btn primary wide' }),
         );
       } else {
         out.push(
           h('h2', { text: t.t('onlineWaitingTitle') }),
           h('p', { class: 'hint', text: t.t('onlineWaitingHint') }),
+          match.queued ? msg(t.t('onlineQueued'), 'warn') : null,
           msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
           focusIfLost(button(t.t('onlineRearrange'), () => {
             match.unarrange();
             kit.update();
-          }, { key: 'unarrange', class: 'btn wide', disabled: !connected })),
+          }, { key: 'unarrange', class: 'btn wide', disabled: !connected && !match.queued })),
         );
       }
       if (s.seat === 'host' && s.opponent === 'none' && cpu !== undefined) {
