@@ -56,7 +56,8 @@ describe('reportLastPly', () => {
       game.dispose();
     }
     expect(battles).toBeGreaterThan(50);
-  });
+    // Whole games through the wasm engine: seconds on a busy 2-core machine, beyond the default 5.
+  }, 30_000);
 
   it('is empty before the first move', () => {
     const engine = testEngine();
