@@ -126,7 +126,7 @@ export const en = {
   tableTitle: 'Win/loss table',
   tableIntro:
     'Each row is the piece that attacks, each column the piece it meets. A duel between two moving pieces ends the same way whichever of them attacks.',
-  tableAttacker: 'Attacker ↓ / defender →',
+  tableAttacker: 'Attacker ↓\ndefender →',
   tableWin: 'wins',
   tableLose: 'loses',
   tableBoth: 'both removed',

@@ -128,7 +128,7 @@ export const ko: Catalogue = {
   tableTitle: '승패표',
   tableIntro:
     '행은 공격하는 말, 열은 맞닥뜨린 상대 말입니다. 움직이는 말끼리의 전투는 누가 공격해도 결과가 같습니다.',
-  tableAttacker: '공격하는 말 ↓ / 상대 →',
+  tableAttacker: '공격하는 말 ↓\n상대 →',
   tableWin: '승리',
   tableLose: '패배',
   tableBoth: '동시 제거',
