@@ -607,6 +607,11 @@ export const helpEn: HelpDocument = {
           q: 'How many times does a mine work?',
           a: 'Once. A mine that is attacked leaves the board whatever the outcome. A mine standing behind the flag is different: the flag only borrows its strength, so that mine stays on the board.',
         },
+        {
+          kind: 'qa',
+          q: 'What happens if I reload the page or close the tab mid-game?',
+          a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood.',
+        },
       ],
     },
     {
