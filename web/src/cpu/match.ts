@@ -27,11 +27,11 @@ import {
 } from '../state/match';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
-import { pliesOf, replayPlies } from '../state/saved';
+import { pliesOf, replayPlies, type SavedPly } from '../state/saved';
 import { ArrangementStore, SetupState } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
-import type { SavedCpuGame, SavedPly } from './saved';
+import type { SavedCpuGame } from './saved';
 
 export interface CpuMatchOptions {
   /** The human's side (sente moves first). */

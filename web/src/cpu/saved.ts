@@ -20,8 +20,6 @@ export interface SavedCpuGame {
   readonly moves: readonly SavedPly[];
 }
 
-export type { SavedPly };
-
 function parseGame(x: unknown): SavedCpuGame | null {
   if (!isRecord(x)) return null;
   const { human, level, cpuSeed } = x;

@@ -17,7 +17,7 @@ import {
   type View,
 } from '../engine';
 import type { MessageKey } from '../i18n';
-import { reportPly, type Report } from './messages';
+import { reportLastPly, reportPly, type Report } from './messages';
 import type { CpuGameStore } from '../cpu/saved';
 import type { ResultStore } from './results';
 import type { Setups } from './review';
@@ -150,11 +150,6 @@ export class LocalMatch implements Match {
   private readonly arrangements: { sente?: Arrangement; gote?: Arrangement } = {};
   private selection: { square: Square; destinations: Destinations } | null = null;
   private reportList: Report[] = [];
-  /** Each side's own pieces just before the opponent's latest ply (names its defending piece). */
-  private readonly ownBefore: { sente: Record<Square, KindId>; gote: Record<Square, KindId> } = {
-    sente: {},
-    gote: {},
-  };
   /** Whether the kept game in the browser is this match's. */
   private keeping = false;
 
@@ -187,21 +182,14 @@ export class LocalMatch implements Match {
     } catch {
       return false;
     }
-    const last = moves.length - 1;
-    const toMove: Side = moves.length % 2 === 0 ? 'sente' : 'gote';
-    // The side to move is told of the opponent's last ply by its pieces just before it.
-    const replayed = replayPlies(game, moves.slice(0, Math.max(last, 0)));
-    const before = ownPieces(game.view(toMove));
-    if (!replayed || (last >= 0 && !replayPlies(game, moves.slice(last)))) {
+    if (!replayPlies(game, moves)) {
       game.dispose();
       return false;
     }
     this.game = game;
     this.arrangements.sente = sente;
     this.arrangements.gote = gote;
-    this.ownBefore[toMove] = last >= 0 ? before : ownPieces(game.view(toMove));
-    this.ownBefore[opponent(toMove)] = ownPieces(game.view(opponent(toMove)));
-    this.current = { kind: 'turn-curtain', side: toMove };
+    this.current = { kind: 'turn-curtain', side: game.toMove() };
     this.keeping = true;
     return true;
   }
@@ -272,9 +260,8 @@ export class LocalMatch implements Match {
       this.current = { kind: 'setup', side: p.side, setup: new SetupState(this.engine, p.side, this.nextSeed()) };
       this.reportList = [];
     } else if (p.kind === 'turn-curtain' && this.game !== null) {
-      const view = this.game.view(p.side);
-      const last = view.history[view.history.length - 1];
-      this.reportList = last === undefined ? [] : reportPly(p.side, last, this.ownBefore[p.side]);
+      // What the side is told of the opponent's last ply, rebuilt from its view (also after a reload).
+      this.reportList = reportLastPly(this.game.view(p.side));
       this.current = { kind: 'turn', side: p.side };
     }
   }
@@ -298,8 +285,6 @@ export class LocalMatch implements Match {
     if (sente !== undefined && gote !== undefined) {
       this.game?.dispose();
       this.game = this.engine.newGame(sente, gote);
-      this.ownBefore.sente = ownPieces(this.game.view('sente'));
-      this.ownBefore.gote = ownPieces(this.game.view('gote'));
       this.current = { kind: 'turn-curtain', side: 'sente' };
       this.keep();
     } else {
@@ -327,7 +312,6 @@ export class LocalMatch implements Match {
     this.selection = null;
     const reports = reportPly(side, answer.ply, before);
     this.reportList = reports;
-    this.ownBefore[side] = ownPieces(game.view(side));
     this.current =
       answer.status.state === 'ongoing'
         ? { kind: 'moved', side }
