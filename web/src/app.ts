@@ -104,6 +104,8 @@ export class App {
   private readonly stage: HTMLElement;
   /** Where the 3D board mounts (see `mountBoard`). */
   readonly boardMount: HTMLDivElement;
+  /** Holds the 3D board's view buttons, under the board rather than over its far corner. */
+  readonly board3dBar: HTMLDivElement;
   private readonly gridHeading: HTMLElement;
   private readonly no3dNote: HTMLElement;
   /** After the end, the controls that step through the game, just above the board. */
@@ -144,6 +146,8 @@ export class App {
     this.grid = new GridBoard(engine.squares, this.gridText());
     this.boardMount = h('div', { class: 'board3d-mount', attrs: { 'data-board3d': '' } });
     this.boardMount.hidden = true;
+    this.board3dBar = h('div', { class: 'board3d-bar' });
+    this.board3dBar.hidden = true;
     this.curtain = h('div', { class: 'curtain', attrs: { role: 'region' } });
     this.curtain.hidden = true;
     this.gridHeading = h('h2', { class: 'grid-heading', attrs: { id: 'grid-heading' } });
@@ -170,6 +174,7 @@ export class App {
       'div',
       { class: 'board-stage' },
       this.boardMount,
+      this.board3dBar,
       // Named by its heading ("play with buttons") even while the heading is hidden: a landmark.
       h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
       this.curtain,
@@ -199,6 +204,7 @@ export class App {
   mountBoard(view: BoardView): () => void {
     this.boards.push(view);
     this.boardMount.hidden = false;
+    this.board3dBar.hidden = false;
     this.stage.classList.add('with-3d');
     const off = view.onSquare((sq) => this.onSquare(sq));
     this.update();
@@ -207,6 +213,7 @@ export class App {
       const i = this.boards.indexOf(view);
       if (i >= 0) this.boards.splice(i, 1);
       this.boardMount.hidden = this.boards.length <= 1;
+      this.board3dBar.hidden = this.boardMount.hidden;
       this.stage.classList.toggle('with-3d', this.boards.length > 1);
     };
   }

@@ -33,7 +33,7 @@ function randomSeed(): number {
 
 /** Mounts the 3D board, or tells the page it has none; whether it is mounted. */
 async function mount3D(app: App, test: boolean): Promise<boolean> {
-  const board = await loadBoard3D(app.boardMount, { lang: app.i18n.lang, text: app.board3dText() });
+  const board = await loadBoard3D(app.boardMount, { lang: app.i18n.lang, text: app.board3dText(), controls: app.board3dBar });
   if (board !== null) {
     try {
       app.mountBoard3D(board);

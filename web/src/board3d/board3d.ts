@@ -247,7 +247,7 @@ export class Board3D {
     this.buttonBar = bar;
     this.buttons = buttons;
     this.updateButtons();
-    container.appendChild(bar);
+    (opts.controls ?? container).appendChild(bar);
 
     this.listen(this.canvas, 'pointerdown', this.onPointerDown as EventListener);
     this.listen(this.canvas, 'pointermove', this.onPointerMove as EventListener);
