@@ -251,14 +251,19 @@ describe('the game page with its 3D board', () => {
     const slant = [await at(page, 'a1'), await at(page, 'a8')];
     assert.ok(Math.abs(slant[0].x - slant[1].x) > 20, 'the slanted view converges');
     assert.equal(await page.getAttribute('button[data-view=diagonal]', 'aria-pressed'), 'true');
-    // The buttons sit under the board, not over its far corner (where, on a phone, they hid pieces).
+    // The buttons sit at the board's top right, just above it rather than over its far corner
+    // (where, on a phone, they hid pieces).
     const boxes = await page.evaluate(() =>
       ['.board3d-canvas', 'button[data-view=diagonal]', 'button[data-view=top]'].map((sel) => {
         const r = document.querySelector(sel).getBoundingClientRect();
-        return { top: r.top, bottom: r.bottom };
+        return { top: r.top, bottom: r.bottom, left: r.left, right: r.right };
       }),
     );
-    for (const button of boxes.slice(1)) assert.ok(button.top >= boxes[0].bottom, `a view button below the canvas: ${JSON.stringify(boxes)}`);
+    const [canvas, ...buttons] = boxes;
+    for (const b of buttons) {
+      assert.ok(b.bottom <= canvas.top && canvas.top - b.bottom < 20, `a view button just above the canvas: ${JSON.stringify(boxes)}`);
+      assert.ok(b.left > (canvas.left + canvas.right) / 2 && b.right <= canvas.right + 1, `a view button on the right: ${JSON.stringify(boxes)}`);
+    }
     const before = await shot(page);
 
     await page.click('button[data-view=top]');

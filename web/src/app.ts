@@ -104,7 +104,7 @@ export class App {
   private readonly stage: HTMLElement;
   /** Where the 3D board mounts (see `mountBoard`). */
   readonly boardMount: HTMLDivElement;
-  /** Holds the 3D board's view buttons, under the board rather than over its far corner. */
+  /** Holds the 3D board's view buttons: at the board's top right, above it rather than over its far corner. */
   readonly board3dBar: HTMLDivElement;
   private readonly gridHeading: HTMLElement;
   private readonly no3dNote: HTMLElement;
@@ -173,8 +173,8 @@ export class App {
     this.stage = h(
       'div',
       { class: 'board-stage' },
-      this.boardMount,
       this.board3dBar,
+      this.boardMount,
       // Named by its heading ("play with buttons") even while the heading is hidden: a landmark.
       h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
       this.curtain,

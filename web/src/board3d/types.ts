@@ -72,7 +72,7 @@ export interface Board3DOptions {
   /** Initial camera preset; `diagonal` when absent. */
   view?: ViewMode | undefined;
   /**
-   * Where the view buttons go (e.g. a bar under the board, so that on a narrow screen they do not
+   * Where the view buttons go (e.g. a bar just above the board, so that on a narrow screen they do not
    * cover the far corner's pieces); over the canvas's top corner when absent.
    */
   controls?: HTMLElement | undefined;
