@@ -2,6 +2,9 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { en } from '../i18n/en';
+import { ja } from '../i18n/ja';
+import { ko } from '../i18n/ko';
 import { helpContent, type HelpDocument, type HelpSection } from './content';
 
 const docs: Record<string, HelpDocument> = helpContent;
@@ -44,7 +47,36 @@ function sectionIds(doc: HelpDocument): string[] {
   return out;
 }
 
+/** How each language's help names a label of the page: quoted, or heading a list item. */
+const NAMINGS: Record<string, ((label: string) => string)[]> = {
+  en: [(label) => `“${label}”`, (label) => `\n${label}: `],
+  ja: [(label) => `「${label}」`, (label) => `\n${label}：`],
+  ko: [(label) => `‘${label}’`, (label) => `\n${label}: `],
+};
+
+/** Controls the help tells the reader to press: it must call them what the page calls them. */
+const CONTROLS = [
+  'view3dDiagonal',
+  'view3dTop',
+  'rearrange',
+  'mirror',
+  'previous',
+  'confirm',
+  'handOver',
+  'resign',
+  'playAgain',
+  'chooseModeAgain',
+] as const;
+
 describe('help content', () => {
+  for (const [lang, catalogue] of Object.entries({ en, ja, ko })) {
+    it(`${lang}: names the controls it explains by the page's own labels`, () => {
+      const text = `\n${texts(docs[lang]!).join('\n')}`;
+      const named = (label: string): boolean => NAMINGS[lang]!.some((name) => text.includes(name(label)));
+      expect(CONTROLS.filter((key) => !named(catalogue[key])).map((key) => catalogue[key])).toEqual([]);
+    });
+  }
+
   it('has the same sections, in the same order, in every language', () => {
     const ja = sectionIds(helpContent.ja);
     expect(ja.length).toBeGreaterThan(10);
