@@ -70,6 +70,7 @@ impl Level {
                 spy_hunt: 0,
                 general_hunt: 0,
                 hq_check: true,
+                battle_worth: false,
                 reading: None,
                 prior: Prior::Rows,
                 weights: BASE_WEIGHTS,
@@ -90,6 +91,7 @@ impl Level {
                 spy_hunt: 0,
                 general_hunt: 0,
                 hq_check: true,
+                battle_worth: false,
                 reading: None,
                 prior: Prior::Rows,
                 weights: LEVEL_WEIGHTS,
@@ -110,6 +112,7 @@ impl Level {
                 spy_hunt: 40,
                 general_hunt: 40,
                 hq_check: true,
+                battle_worth: true,
                 reading: Some(Reading {
                     advance: 1.5,
                     attack: 2.0,
@@ -166,6 +169,9 @@ pub(crate) struct Plan {
     general_hunt: i32,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
+    /// Below the root, a battle whose expected gain is positive by what the mover can know is
+    /// searched too, not only one it is likely to win (a spy on a piece that may be the general).
+    battle_worth: bool,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
     reading: Option<Reading>,
     /// Where the imagined worlds' starting weights come from.
@@ -190,6 +196,7 @@ pub(crate) const GREEDY: Plan = Plan {
     spy_hunt: 0,
     general_hunt: 0,
     hq_check: false,
+    battle_worth: false,
     reading: None,
     prior: Prior::Rows,
     weights: BASE_WEIGHTS,
@@ -400,6 +407,7 @@ fn decide_told(
     let timer = budget.start();
     let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
     search.hq_check = plan.hq_check;
+    search.battle_worth = plan.battle_worth;
     let mut total = vec![0i64; moves.len()];
     let mut worlds: Vec<(Position, Known)> = Vec::new();
 

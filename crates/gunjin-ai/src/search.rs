@@ -332,6 +332,10 @@ pub(crate) struct Searcher<'b, 't> {
     /// Answer an enemy officer next to the own HQ in the quiescence search instead of standing
     /// pat (like a check extension in chess).
     pub hq_check: bool,
+    /// Below the root, a side also starts a battle whose expected material gain, by what it can
+    /// know, is positive (a spy on a piece that may be the general), not only one it is likely
+    /// to win.
+    pub battle_worth: bool,
     /// Quiet moves that cut the search off, two per ply: tried early at the same ply elsewhere.
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// How often each quiet move (from, to) cut the search off, weighted by depth.
@@ -386,6 +390,7 @@ impl<'b, 't> Searcher<'b, 't> {
             aborted: false,
             qdepth: 3,
             hq_check: false,
+            battle_worth: false,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; Square::COUNT]; Square::COUNT]),
             table: Vec::new(),
@@ -510,7 +515,7 @@ impl<'b, 't> Searcher<'b, 't> {
         let mut best = -INF;
         let mut best_move = None;
         for mv in moves {
-            if !known.fair(pos, mv) {
+            if !known.fair(pos, mv, self.battle_worth) {
                 continue;
             }
             let mut child = pos.clone();
@@ -591,7 +596,7 @@ impl<'b, 't> Searcher<'b, 't> {
         }
         for mv in pos.legal_moves() {
             let quiet = pos.piece_at(mv.to).is_none() && mv.to != enemy_hq;
-            if (quiet && !in_danger) || !known.fair(pos, mv) {
+            if (quiet && !in_danger) || !known.fair(pos, mv, self.battle_worth) {
                 continue;
             }
             let mut child = pos.clone();
@@ -630,8 +635,9 @@ fn hq_in_danger(pos: &Position, side: Side) -> bool {
 
 /// What each side can know about the kind of the piece on each square: for the viewer's pieces,
 /// what the enemy can know; for the enemy's, what the viewer knows. Below the root, a side only
-/// starts a battle whose outcome it can be sure of (or one for the enemy HQ): searching the
-/// imagined world must not let either side pick its battles by kinds it cannot see.
+/// starts a battle whose outcome it can be sure of, one it is likely to win, one for the enemy HQ
+/// or (where the searcher asks for it) one worth its risk in expectation: searching the imagined
+/// world must not let either side pick its battles by kinds it cannot see.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Known {
     kinds: [KindSet; Square::COUNT],
@@ -655,7 +661,7 @@ impl Known {
     }
 
     /// Whether the mover can start this move knowing what it leads to.
-    fn fair(&self, pos: &Position, mv: Move) -> bool {
+    fn fair(&self, pos: &Position, mv: Move, worth: bool) -> bool {
         let Some(def) = pos.piece_at(mv.to) else {
             return true;
         };
@@ -676,16 +682,23 @@ impl Known {
         let (mut wins, mut total) = (0u32, 0u32);
         let mut first = None;
         let mut same = true;
+        let mut gain = 0i32;
+        let lost = value(att.kind, true);
         for k in set.iter() {
             let o = resolve_battle(att.kind, k, behind, pos.rules());
             total += 1;
             wins += u32::from(o == Outcome::Attacker);
+            gain += match o {
+                Outcome::Attacker => value(k, true),
+                Outcome::Defender => -lost,
+                Outcome::Both => value(k, true) - lost,
+            };
             match first {
                 None => first = Some(o),
                 Some(f) => same &= f == o,
             }
         }
-        same || wins * 10 >= total * 6
+        same || wins * 10 >= total * 6 || (worth && gain > 0)
     }
 
     /// After `mv` took `before` to `after`: the mover carries what is known about it.
@@ -794,6 +807,42 @@ mod tests {
         search
             .root_scores(&pos, &[quiet], 2, &known)
             .expect("within budget")[0]
+    }
+
+    #[test]
+    fn a_battle_worth_its_risk_is_searched_though_it_is_not_likely_won() {
+        // Gote's spy across the bridge from a sente piece that gote knows to be the general or a colonel: it
+        // wins only against the general, so it is not likely to win, but the general is worth
+        // far more than the spy.
+        let pos = Position::from_pieces(
+            Ruleset::STANDARD,
+            [
+                (sq("b4"), piece(Side::Sente, Kind::General)),
+                (sq("a1"), piece(Side::Sente, Kind::Major)),
+                (sq("b5"), piece(Side::Gote, Kind::Spy)),
+                (sq("f8"), piece(Side::Gote, Kind::Captain)),
+            ],
+            Side::Gote,
+            0,
+        )
+        .expect("a legal arrangement");
+        let attack = Move {
+            from: sq("b5"),
+            to: sq("b4"),
+        };
+        assert!(pos.is_legal(attack));
+        let maybe_general = Known::from_squares([
+            (sq("b4"), KindSet::of(&[Kind::General, Kind::Colonel])),
+            (sq("b5"), KindSet::only(Kind::Spy)),
+        ]);
+        assert!(!maybe_general.fair(&pos, attack, false));
+        assert!(maybe_general.fair(&pos, attack, true));
+        // Among four kinds it could be, the general alone is not worth the spy's likely loss.
+        let one_in_four = Known::from_squares([(
+            sq("b4"),
+            KindSet::of(&[Kind::General, Kind::Colonel, Kind::Major, Kind::Captain]),
+        )]);
+        assert!(!one_in_four.fair(&pos, attack, true));
     }
 
     #[test]
@@ -927,7 +976,7 @@ mod tests {
         let mut best = if quiescent && !in_danger { stand } else { -INF };
         for mv in pos.legal_moves() {
             let quiet = pos.piece_at(mv.to).is_none() && mv.to != enemy_hq;
-            if (quiescent && quiet && !in_danger) || !known.fair(pos, mv) {
+            if (quiescent && quiet && !in_danger) || !known.fair(pos, mv, s.battle_worth) {
                 continue;
             }
             let mut child = pos.clone();
