@@ -660,7 +660,8 @@ impl Known {
         k
     }
 
-    /// Whether the mover can start this move knowing what it leads to.
+    /// Whether the mover can start this move knowing what it leads to; with `worth`, also a
+    /// battle whose material gain summed over the kinds it cannot rule out is positive.
     fn fair(&self, pos: &Position, mv: Move, worth: bool) -> bool {
         let Some(def) = pos.piece_at(mv.to) else {
             return true;
