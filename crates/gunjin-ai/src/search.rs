@@ -684,16 +684,19 @@ impl Known {
         let mut first = None;
         let mut same = true;
         let mut gain = 0i32;
-        let lost = value(att.kind, true);
+        let lost = if worth { value(att.kind, true) } else { 0 };
         for k in set.iter() {
             let o = resolve_battle(att.kind, k, behind, pos.rules());
             total += 1;
             wins += u32::from(o == Outcome::Attacker);
-            gain += match o {
-                Outcome::Attacker => value(k, true),
-                Outcome::Defender => -lost,
-                Outcome::Both => value(k, true) - lost,
-            };
+            // Summed only when asked for: this runs for every battle the search meets.
+            if worth {
+                gain += match o {
+                    Outcome::Attacker => value(k, true),
+                    Outcome::Defender => -lost,
+                    Outcome::Both => value(k, true) - lost,
+                };
+            }
             match first {
                 None => first = Some(o),
                 Some(f) => same &= f == o,
@@ -812,9 +815,9 @@ mod tests {
 
     #[test]
     fn a_battle_worth_its_risk_is_searched_though_it_is_not_likely_won() {
-        // Gote's spy across the bridge from a sente piece that gote knows to be the general or a colonel: it
-        // wins only against the general, so it is not likely to win, but the general is worth
-        // far more than the spy.
+        // Gote's spy across the bridge from a sente piece that gote knows to be the general or a
+        // colonel: it wins only against the general, so it is not likely to win, but the general
+        // is worth far more than the spy.
         let pos = Position::from_pieces(
             Ruleset::STANDARD,
             [
