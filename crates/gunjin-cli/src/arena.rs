@@ -54,6 +54,10 @@ pub struct ArenaArgs {
     /// study one game.
     #[arg(long, value_name = "N")]
     pub trace: Option<u32>,
+    /// Print every ply of every game with both kinds, as `--trace` does for one game (for
+    /// studying where a run's games are won and lost).
+    #[arg(long)]
+    pub plies: bool,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -181,7 +185,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 args.brier_every,
                 swap,
                 &mut t,
-                args.trace.is_some().then_some(&mut *out),
+                (args.trace.is_some() || args.plies).then_some(&mut *out),
             );
             t.plies += plies;
             let a_side = if swap { Side::Gote } else { Side::Sente };
@@ -190,7 +194,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 Some(_) => t.losses += 1,
                 None => t.draws += 1,
             }
-            if args.verbose || args.trace.is_some() {
+            if args.verbose || args.trace.is_some() || args.plies {
                 writeln!(
                     out,
                     "game {}: {} as {} vs {} — {:?} after {} plies; left: {}",
@@ -511,6 +515,7 @@ mod tests {
             brier_every: 40,
             verbose: false,
             trace: None,
+            plies: false,
         };
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
@@ -531,6 +536,21 @@ mod tests {
         assert!(!text.contains("game 1:"), "{text}");
         assert!(text.lines().any(|l| l.starts_with("0 sente ")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("1 gote ")), "{text}");
+        let every_ply = ArenaArgs {
+            plies: true,
+            sprt: None,
+            ..args.clone()
+        };
+        let mut out = Vec::new();
+        run(&every_ply, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        assert!(text.contains("game 1: beginner as sente"), "{text}");
+        assert!(text.contains("game 2: beginner as gote"), "{text}");
+        assert_eq!(
+            text.lines().filter(|l| l.starts_with("0 sente ")).count(),
+            2,
+            "both games from their first ply: {text}"
+        );
         let bad = ArenaArgs {
             a: "peeker".into(),
             ..args
