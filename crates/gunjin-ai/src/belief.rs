@@ -8,6 +8,11 @@
 //! the flag fighting with the piece behind it), and the piece counts, removed pieces included.
 //! Constraints are propagated until nothing changes; the counts are enforced exactly (a kind is
 //! kept for a piece only if some complete assignment gives it that kind).
+//!
+//! Likelihoods (never facts) come from a prior over where each kind starts and, for the advanced
+//! level, from the enemy's behaviour: pieces that advance, pieces that start battles, and pieces
+//! that let a known plane next to them be (a general, lieutenant general or major general would
+//! have taken it).
 
 use gunjin::rand::{Rng, RngExt};
 use gunjin::{Kind, Outcome, PlayerView, Ruleset, Side, Square, resolve_battle};
@@ -29,6 +34,8 @@ pub struct Belief {
     pairs: Vec<FlagPair>,
     prior: [[f32; 16]; N],
     exact: bool,
+    /// Swaps tried on each drawn world to bring it to the prior's proportions (0: none).
+    mixing: usize,
 }
 
 /// A battle against a tracked defender whose outcome depends on the tracked piece behind it
@@ -91,14 +98,16 @@ impl Belief {
     }
 
     /// Weighs the sampling towards what the enemy's behaviour suggests: pieces that keep
-    /// advancing are more likely officers who can take a headquarters, and pieces that start
-    /// battles are more likely strong ones. This changes no fact, only how likely each allowed
-    /// kind is.
+    /// advancing are more likely officers who can take a headquarters, pieces that start battles
+    /// are more likely strong ones, and pieces that let a plane next to them be (its flight
+    /// showed it is a plane) are unlikely to be the general, lieutenant general or major general,
+    /// who take a plane for certain. This changes no fact, only how likely each allowed kind is.
     pub(crate) fn read_behaviour(&mut self, t: &Tracked, reading: Reading) {
         let s = self.side.index();
         for i in 0..N {
             let advances = i32::from(t.advances[s][i].min(reading.cap));
             let attacks = i32::from(t.attacks[s][i].min(reading.cap));
+            let spared = i32::from(t.spared_planes[s][i].min(reading.cap));
             for k in Kind::ALL {
                 let mut w = 1.0f32;
                 if k.can_occupy() {
@@ -107,9 +116,18 @@ impl Belief {
                 if is_strong(k) {
                     w *= reading.attack.powi(attacks);
                 }
+                if beats_plane(k) {
+                    w *= reading.spared.powi(spared);
+                }
                 self.prior[i][k.index()] *= w;
             }
         }
+    }
+
+    /// Draws each world, then tries `steps` swaps of two pieces' kinds on it (see
+    /// [`Belief::sample`]).
+    pub(crate) fn set_mixing(&mut self, steps: usize) {
+        self.mixing = steps;
     }
 
     /// Whether the belief used the whole history (false for a view whose history did not fit).
@@ -164,6 +182,7 @@ impl Belief {
             pairs: Vec::new(),
             prior: [[1.0; 16]; N],
             exact: true,
+            mixing: 0,
         };
         for i in 0..N {
             belief.domain[i] = setup_allows(side, t.initial[s][i]).and(t.moves_allow[s][i]);
@@ -226,6 +245,7 @@ impl Belief {
             pairs: Vec::new(),
             prior: [[1.0; 16]; N],
             exact: false,
+            mixing: 0,
         }
     }
 
@@ -241,7 +261,21 @@ impl Belief {
     /// Draws one full assignment consistent with every fact, weighted by the prior: the kind of
     /// every tracked piece (removed ones included), by index. `None` only if the belief is
     /// contradictory.
+    ///
+    /// Kinds are first drawn piece by piece, which leans off the prior (a piece drawn early
+    /// takes a kind the ones drawn later would have liked more); with mixing set, swaps of two
+    /// pieces' kinds taken with the Metropolis chance then bring the world to the prior's
+    /// proportions among the assignments that fit every fact.
     pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
+        let world = self.draw(rng)?;
+        Some(if self.mixing > 0 {
+            self.mix(world, self.mixing, rng)
+        } else {
+            world
+        })
+    }
+
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
         // Fast path: pick kinds piece by piece within what the counts leave, start again on a
         // dead end. Exact sets make dead ends rare.
         for _attempt in 0..24 {
@@ -259,6 +293,44 @@ impl Belief {
             }
         }
         self.try_sample(rng)
+    }
+
+    /// `steps` proposals of swapping two pieces' kinds, each taken with the Metropolis chance
+    /// (the ratio of the prior weights after and before): the swaps keep the counts, so the
+    /// worlds drawn come to follow the prior among the assignments that fit every fact.
+    fn mix<R: Rng + ?Sized>(&self, mut world: [Kind; N], steps: usize, rng: &mut R) -> [Kind; N] {
+        let w = |i: usize, k: Kind| self.prior[i][k.index()].max(1e-6);
+        // Pieces whose kind is known for certain never swap.
+        let mut open = [0usize; N];
+        let mut n = 0;
+        for i in 0..N {
+            if self.domain[i].len() > 1 {
+                open[n] = i;
+                n += 1;
+            }
+        }
+        if n < 2 {
+            return world;
+        }
+        for _ in 0..steps {
+            let i = open[rng.random_range(0..n)];
+            let j = open[rng.random_range(0..n)];
+            let (a, b) = (world[i], world[j]);
+            if a == b || !self.domain[i].contains(b) || !self.domain[j].contains(a) {
+                continue;
+            }
+            let ratio = (w(i, b) * w(j, a)) / (w(i, a) * w(j, b));
+            if ratio < 1.0 && rng.random_range(0.0..1.0f32) >= ratio {
+                continue;
+            }
+            world[i] = b;
+            world[j] = a;
+            if !self.pairs.is_empty() && !self.pairs_hold(&world) {
+                world[i] = a;
+                world[j] = b;
+            }
+        }
+        world
     }
 
     fn try_fast<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<[Kind; N]> {
@@ -368,7 +440,17 @@ fn setup_allows(side: Side, sq: Square) -> KindSet {
 pub(crate) struct Reading {
     pub advance: f32,
     pub attack: f32,
+    /// For each time the piece let an enemy plane next to it be.
+    pub spared: f32,
     pub cap: u8,
+}
+
+/// Kinds that take a plane for certain.
+fn beats_plane(k: Kind) -> bool {
+    matches!(
+        k,
+        Kind::General | Kind::LieutenantGeneral | Kind::MajorGeneral
+    )
 }
 
 /// Kinds that win most battles they start.
@@ -553,6 +635,7 @@ mod tests {
             Reading {
                 advance: 1.5,
                 attack: 2.0,
+                spared: 1.0,
                 cap: 8,
             },
         );
@@ -571,5 +654,189 @@ mod tests {
             .expect("a second front-row piece");
         let (b, a) = (occupier_share(&plain, idle), occupier_share(&read, idle));
         assert!((a - b).abs() < 0.1, "idle piece: {b} → {a}");
+    }
+
+    fn top_officer_share(belief: &Belief, piece: usize) -> f32 {
+        let m = belief.marginals(4000, &mut SmallRng::seed_from_u64(9));
+        [Kind::General, Kind::LieutenantGeneral, Kind::MajorGeneral]
+            .iter()
+            .map(|k| m[piece][k.index()])
+            .sum()
+    }
+
+    /// A game where sente's plane flew onto a gote piece and won, and gote then moved a piece
+    /// far from it: the plane's new neighbours let it be.
+    fn plane_spared() -> (Game, Square) {
+        for seed in 0..200 {
+            let mut game = Game::new(
+                Ruleset::STANDARD,
+                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
+            )
+            .expect("a game");
+            let flight = game.position().legal_moves().into_iter().find(|mv| {
+                game.position().piece_at(mv.from).map(|p| p.kind) == Some(Kind::Plane)
+                    && game.position().piece_at(mv.to).is_some()
+                    && !mv.to.is_hq()
+            });
+            let Some(flight) = flight else { continue };
+            match game.play(flight) {
+                Ok(ply) if ply.battle.map(|b| b.outcome) == Some(Outcome::Attacker) => {}
+                _ => continue,
+            }
+            let landed = flight.to;
+            let quiet = game.position().legal_moves().into_iter().find(|mv| {
+                game.position().piece_at(mv.to).is_none()
+                    && !landed.neighbours().any(|n| n == mv.from)
+            });
+            let Some(quiet) = quiet else { continue };
+            game.play(quiet).expect("legal");
+            return (game, landed);
+        }
+        panic!("some arrangement lets a plane win its first flight");
+    }
+
+    #[test]
+    fn pieces_that_let_a_known_plane_be_are_unlikely_to_beat_it() {
+        let (game, landed) = plane_spared();
+        let view = game.view(Side::Sente);
+        let tracked = Tracked::from_view(&view).expect("the history fits");
+        let neighbours: Vec<usize> = (0..N)
+            .filter(|&i| {
+                tracked.current[1][i].is_some_and(|sq| landed.neighbours().any(|n| n == sq))
+            })
+            .collect();
+        assert!(
+            !neighbours.is_empty(),
+            "the plane landed among gote's pieces"
+        );
+        for i in 0..N {
+            let expected = u8::from(neighbours.contains(&i));
+            assert_eq!(tracked.spared_planes[1][i], expected, "gote piece {i}");
+        }
+        let reading = |spared| Reading {
+            advance: 1.0,
+            attack: 1.0,
+            spared,
+            cap: 8,
+        };
+        let plain = Belief::of_enemy_tracked(&tracked, Prior::Measured);
+        let mut read = plain.clone();
+        read.read_behaviour(&tracked, reading(0.15));
+        for (a, b) in plain.pieces().zip(read.pieces()) {
+            assert_eq!(a.kinds, b.kinds, "reading changes no fact");
+        }
+        for &i in &neighbours {
+            let (before, after) = (top_officer_share(&plain, i), top_officer_share(&read, i));
+            assert!(
+                after < before * 0.5,
+                "piece {i} next to the plane: {before} → {after}"
+            );
+        }
+    }
+
+    /// Every distinct way to give `kinds` (a multiset) to the pieces `free`, with its weight
+    /// under the belief's prior.
+    fn exact_marginals(belief: &Belief, free: &[usize], kinds: &[Kind]) -> Vec<[f64; 16]> {
+        fn walk(
+            belief: &Belief,
+            free: &[usize],
+            left: &mut Vec<Kind>,
+            chosen: &mut Vec<Kind>,
+            out: &mut Vec<[f64; 16]>,
+            total: &mut f64,
+        ) {
+            if chosen.len() == free.len() {
+                let w: f64 = free
+                    .iter()
+                    .zip(chosen.iter())
+                    .map(|(&i, k)| f64::from(belief.prior[i][k.index()]))
+                    .product();
+                for (slot, k) in out.iter_mut().zip(chosen.iter()) {
+                    slot[k.index()] += w;
+                }
+                *total += w;
+                return;
+            }
+            let i = free[chosen.len()];
+            let mut tried = KindSet::EMPTY;
+            for n in 0..left.len() {
+                let k = left[n];
+                if tried.contains(k) || !belief.domain[i].contains(k) {
+                    continue;
+                }
+                tried = tried.with(k);
+                left.swap_remove(n);
+                chosen.push(k);
+                walk(belief, free, left, chosen, out, total);
+                chosen.pop();
+                left.push(k);
+                let last = left.len() - 1;
+                left.swap(n, last);
+            }
+        }
+        let mut out = vec![[0.0; 16]; free.len()];
+        let mut total = 0.0;
+        walk(
+            belief,
+            free,
+            &mut kinds.to_vec(),
+            &mut Vec::new(),
+            &mut out,
+            &mut total,
+        );
+        for row in &mut out {
+            row.iter_mut().for_each(|p| *p /= total);
+        }
+        out
+    }
+
+    #[test]
+    fn mixed_worlds_follow_the_prior_among_the_assignments_that_fit() {
+        let game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, 11)),
+        )
+        .expect("a game");
+        let view = game.view(Side::Sente);
+        let tracked = Tracked::from_view(&view).expect("the history fits");
+        let mut belief = Belief::of_enemy_tracked(&tracked, Prior::Measured);
+        // Tell it the kinds of all but seven of gote's pieces: one from each row and the HQ,
+        // so that the prior pulls the leftover kinds different ways.
+        let gote = &game.deployments()[Side::Gote];
+        let free: Vec<usize> = [0usize, 3, 6, 9, 12, 16, 20]
+            .iter()
+            .map(|&n| n.min(N - 1))
+            .collect();
+        let mut leftover = Vec::new();
+        for i in 0..N {
+            let kind = gote.kind_at(belief.initial[i]).expect("a full camp");
+            if free.contains(&i) {
+                leftover.push(kind);
+            } else {
+                belief = belief
+                    .assume(belief.initial[i], kind)
+                    .expect("the truth fits");
+            }
+        }
+        let exact = exact_marginals(&belief, &free, &leftover);
+        let error = |mixing: usize| {
+            let mut b = belief.clone();
+            b.set_mixing(mixing);
+            let m = b.marginals(6000, &mut SmallRng::seed_from_u64(3));
+            free.iter()
+                .zip(&exact)
+                .flat_map(|(&i, row)| {
+                    Kind::ALL
+                        .iter()
+                        .map(move |k| (f64::from(m[i][k.index()]) - row[k.index()]).abs())
+                })
+                .fold(0.0f64, f64::max)
+        };
+        let (plain, mixed) = (error(0), error(400));
+        assert!(mixed < 0.03, "mixed worlds within sampling noise: {mixed}");
+        assert!(
+            mixed < plain,
+            "mixing brings them closer: {plain} → {mixed}"
+        );
     }
 }

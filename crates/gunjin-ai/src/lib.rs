@@ -25,5 +25,5 @@ pub use belief::{Belief, PieceBelief, count_only_probability};
 pub use budget::{Budget, ClockFn};
 pub use deploy::choose_deployment;
 pub use kindset::KindSet;
-pub use player::{Level, choose_move, greedy_move, prepare, random_move};
+pub use player::{Level, choose_move, greedy_move, level_belief, prepare, random_move};
 pub use track::{TrackError, Tracked};

@@ -35,3 +35,21 @@ pub fn choose_move_seeing_all(position: &Position, budget: &Budget<'_>) -> Optio
     let i = (0..moves.len()).max_by_key(|&i| best[i])?;
     Some(moves[i])
 }
+
+/// The value of each of `moves` in the true position, searched `depth` plies deep by the
+/// advanced search with every kind known to both sides: an oracle to score other players'
+/// choices against. `None` if the budget ran out.
+#[must_use]
+pub fn move_values_seeing_all(
+    position: &Position,
+    moves: &[Move],
+    depth: u8,
+    budget: &Budget<'_>,
+) -> Option<Vec<i32>> {
+    let tables = Tables::new();
+    let timer = budget.start();
+    let mut search = Searcher::new(&tables, FULL_WEIGHTS, budget, &timer, 1.0);
+    search.hq_check = true;
+    let known = Known::from_squares(position.pieces().map(|(sq, p)| (sq, KindSet::only(p.kind))));
+    search.root_scores(position, moves, depth, &known)
+}

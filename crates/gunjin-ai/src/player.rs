@@ -25,10 +25,12 @@ pub enum Level {
     /// officers near its HQ.
     Intermediate,
     /// 上級: three plies (plus battles and HQ threats) over as many imagined worlds as half the
-    /// budget allows (up to 24), then four plies for the best few moves; reads the enemy's
-    /// behaviour (advancing pieces are likely officers, attackers likely strong); walks its spy
-    /// to a general it has found and its general to officers it knows it beats; when ahead and
-    /// the no-battle draw comes near, walks its pieces towards enemy pieces they beat.
+    /// budget allows (up to 24), then four plies for the best few moves; its worlds follow its
+    /// prior exactly among those that fit the facts; reads the enemy's behaviour (advancing
+    /// pieces are likely officers, attackers likely strong, pieces that let a plane be unlikely
+    /// to beat one); sees who wins a race for a headquarters; walks its spy to a general it has
+    /// found and its general to officers it knows it beats; when ahead and the no-battle draw
+    /// comes near, walks its pieces towards enemy pieces they beat.
     Advanced,
 }
 
@@ -73,6 +75,7 @@ impl Level {
                 battle_worth: false,
                 reading: None,
                 prior: Prior::Rows,
+                mixing: 0,
                 weights: BASE_WEIGHTS,
             },
             Level::Intermediate => Plan {
@@ -94,6 +97,7 @@ impl Level {
                 battle_worth: false,
                 reading: None,
                 prior: Prior::Rows,
+                mixing: 0,
                 weights: LEVEL_WEIGHTS,
             },
             Level::Advanced => Plan {
@@ -116,9 +120,11 @@ impl Level {
                 reading: Some(Reading {
                     advance: 1.5,
                     attack: 2.0,
+                    spared: 0.15,
                     cap: 8,
                 }),
                 prior: Prior::Measured,
+                mixing: 2000,
                 weights: FULL_WEIGHTS,
             },
         }
@@ -176,6 +182,9 @@ pub(crate) struct Plan {
     reading: Option<Reading>,
     /// Where the imagined worlds' starting weights come from.
     prior: Prior,
+    /// Swaps of two pieces' kinds tried on each drawn world, so that the worlds follow the prior
+    /// among the assignments that fit every fact (piece by piece drawing alone leans off it).
+    mixing: usize,
     weights: Weights,
 }
 
@@ -199,6 +208,7 @@ pub(crate) const GREEDY: Plan = Plan {
     battle_worth: false,
     reading: None,
     prior: Prior::Rows,
+    mixing: 0,
     weights: BASE_WEIGHTS,
 };
 
@@ -303,6 +313,43 @@ fn world_position(view: &PlayerView, belief: &Belief, kinds: &[Kind; 23]) -> Opt
     .ok()
 }
 
+/// What the viewer believes of the enemy's kinds: the facts, weighted by `prior` and (if given)
+/// by the enemy's behaviour, its worlds drawn with `mixing` swaps each (see [`Belief::sample`]).
+fn read_enemy(
+    view: &PlayerView,
+    tracked: Option<&Tracked>,
+    reading: Option<Reading>,
+    prior: Prior,
+    mixing: usize,
+) -> Belief {
+    match tracked {
+        Some(t) => {
+            let mut b = Belief::of_enemy_tracked(t, prior);
+            if let Some(r) = reading {
+                b.read_behaviour(t, r);
+            }
+            b.set_mixing(mixing);
+            b
+        }
+        None => Belief::of_enemy(view),
+    }
+}
+
+/// The belief `level` decides from, of the enemy of the view's side: the facts weighted by the
+/// level's prior and (advanced) its reading of the enemy's behaviour. For measuring how well it
+/// names the enemy's kinds.
+#[must_use]
+pub fn level_belief(view: &PlayerView, level: Level) -> Belief {
+    let plan = level.plan();
+    read_enemy(
+        view,
+        Tracked::from_view(view).ok().as_ref(),
+        plan.reading,
+        plan.prior,
+        plan.mixing,
+    )
+}
+
 /// Everything one decision needs from the view.
 struct Setting<'v> {
     view: &'v PlayerView,
@@ -312,7 +359,7 @@ struct Setting<'v> {
 
 impl<'v> Setting<'v> {
     fn new(view: &'v PlayerView) -> Option<Setting<'v>> {
-        Self::reading(view, None, Prior::Rows, &[])
+        Self::reading(view, None, Prior::Rows, 0, &[])
     }
 
     /// `told`: enemy kinds handed over from outside the view (measurement only; empty for
@@ -321,22 +368,14 @@ impl<'v> Setting<'v> {
         view: &'v PlayerView,
         reading: Option<Reading>,
         prior: Prior,
+        mixing: usize,
         told: &[(Square, Kind)],
     ) -> Option<Setting<'v>> {
         if !view.status().is_ongoing() || view.to_move() != view.side() {
             return None;
         }
         let tracked = Tracked::from_view(view).ok();
-        let belief = match &tracked {
-            Some(t) => {
-                let mut b = Belief::of_enemy_tracked(t, prior);
-                if let Some(r) = reading {
-                    b.read_behaviour(t, r);
-                }
-                b
-            }
-            None => Belief::of_enemy(view),
-        };
+        let belief = read_enemy(view, tracked.as_ref(), reading, prior, mixing);
         let belief = told.iter().fold(belief, |b, &(initial, kind)| {
             b.assume(initial, kind).unwrap_or(b)
         });
@@ -387,7 +426,7 @@ fn decide_told(
     told: &[(Square, Kind)],
 ) -> Option<Move> {
     let mut rng = SmallRng::seed_from_u64(seed);
-    let setting = Setting::reading(view, plan.reading, plan.prior, told)?;
+    let setting = Setting::reading(view, plan.reading, plan.prior, plan.mixing, told)?;
     let first = setting.world(&mut rng)?;
     let moves = first.0.legal_moves();
     if moves.is_empty() {
@@ -732,7 +771,7 @@ mod tests {
 
     /// Sente's general on c3 and lieutenant on a2; gote's captain on c6 and mine on f7.
     fn general_far_from_a_captain() -> Position {
-        crate::search::runner_tests::position(&[
+        crate::search::race_tests::position(&[
             ("c3", Side::Sente, Kind::General),
             ("a2", Side::Sente, Kind::Lieutenant),
             ("c6", Side::Gote, Kind::Captain),

@@ -159,10 +159,11 @@ pub(crate) struct Weights {
     /// Own HQ empty: per step the nearest own mobile piece is away from it (scaled by the
     /// enemy officers' closeness).
     pub hq_refill: i32,
-    /// Per step the side's nearest unstoppable runner (an officer no enemy mobile piece beats,
-    /// that would take the enemy HQ from its occupant) is closer to that HQ than 14: the
-    /// search alone sees too few plies to walk a won ending home, and shuffles instead.
-    pub runner: i32,
+    /// A won race for a headquarters: an officer that beats the HQ's occupant (or finds it
+    /// empty) and that none of the defender's pieces able to stop it can meet in the HQ in time.
+    /// Worth this much less `RACE_STEP` per move the officer still needs; the side whose officer
+    /// arrives first gets it. The search sees only a few plies of a walk that takes ten.
+    pub race: i32,
 }
 
 /// The greedy baseline's weights: material, approach, HQ basics.
@@ -174,7 +175,7 @@ pub(crate) const BASE_WEIGHTS: Weights = Weights {
     hq_near: 0,
     hq_pressure: 60,
     hq_refill: 0,
-    runner: 0,
+    race: 0,
 };
 
 /// The levels' weights: the baseline's plus officers closing in on an HQ they could take.
@@ -184,7 +185,8 @@ pub(crate) const LEVEL_WEIGHTS: Weights = Weights {
 };
 
 /// The advanced level's weights: also keeps a piece ready to step back into an empty own HQ,
-/// and walks an unstoppable officer home.
+/// and sees who wins a race for a headquarters (to walk an unstoppable officer home, and to be
+/// home in time to stop one).
 pub(crate) const FULL_WEIGHTS: Weights = Weights {
     officer_advance: 14,
     piece_advance: 3,
@@ -193,7 +195,7 @@ pub(crate) const FULL_WEIGHTS: Weights = Weights {
     hq_near: 15,
     hq_pressure: 60,
     hq_refill: 40,
-    runner: 60,
+    race: 1500,
 };
 
 /// How far from the enemy HQ an officer that would beat its occupant starts to count as a threat.
@@ -278,12 +280,10 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
             score[s.index()] += bonus;
         }
     }
-    if w.runner != 0 {
-        for s in Side::ALL {
-            if let Some(d) = nearest_runner(pos, s, tables) {
-                score[s.index()] += w.runner * (14 - d).max(0);
-            }
-        }
+    if w.race != 0
+        && let Some((winner, moves)) = race_winner(pos, tables)
+    {
+        score[winner.index()] += (w.race * (RACE_FAR - RACE_STEP * moves) / RACE_FAR).max(0);
     }
     let me = side.index();
     // The no-battle draw comes closer with every quiet ply: an advantage shrinks with it, so the
@@ -292,31 +292,142 @@ pub(crate) fn evaluate(pos: &Position, side: Side, tables: &Tables, w: &Weights)
     raw * (130 - i32::from(pos.plies_without_battle().min(100))) / 130
 }
 
-/// The distance to the enemy HQ of `side`'s nearest officer that no enemy mobile piece beats
-/// and that beats the HQ's occupant (or finds it empty): nothing can stop it walking in.
-fn nearest_runner(pos: &Position, side: Side, tables: &Tables) -> Option<i32> {
-    let enemy_mobile: KindSet = pos
+/// A won race is worth `Weights::race` less this share of `RACE_FAR` per move the runner still
+/// needs: nothing from `RACE_FAR / RACE_STEP` moves on.
+const RACE_STEP: i32 = 100;
+const RACE_FAR: i32 = 1500;
+
+/// Whether a piece of kind `guard` stops an officer of kind `runner`: it beats or trades with it,
+/// attacking or attacked.
+fn stops(guard: Kind, runner: Kind, pos: &Position) -> bool {
+    matches!(
+        resolve_battle(guard, runner, None, pos.rules()),
+        Outcome::Attacker | Outcome::Both
+    ) || matches!(
+        resolve_battle(runner, guard, None, pos.rules()),
+        Outcome::Defender | Outcome::Both
+    )
+}
+
+/// The moves `side`'s fastest officer needs to take the enemy HQ when no enemy piece that stops
+/// it can reach that HQ first (stepping in before it; an occupant it beats must step out first),
+/// ignoring interceptions on the way. Mines and flags wall their own side in, an own piece in the
+/// way must step aside first, and the runner walks round the enemy's mines.
+fn race_time(pos: &Position, side: Side, tables: &Tables) -> Option<i32> {
+    let enemy = side.opponent();
+    let hq = Square::hq(enemy);
+    let occupant = pos.piece_at(hq).filter(|p| p.side == enemy);
+    let takes = |kind: Kind| {
+        kind.can_occupy()
+            && occupant.is_none_or(|occ| {
+                resolve_battle(kind, occ.kind, None, pos.rules()) == Outcome::Attacker
+            })
+    };
+    // No officer near enough for a race worth anything: nothing to walk.
+    let worth = |d: i32| RACE_STEP * d < RACE_FAR;
+    if !pos
         .pieces()
-        .filter(|(_, p)| p.side != side && p.kind.is_mobile())
-        .map(|(_, p)| p.kind)
-        .collect();
-    let occupant = pos.piece_at(Square::hq(side.opponent()));
-    let mut stoppable = [None::<bool>; 16];
+        .any(|(sq, p)| p.side == side && takes(p.kind) && worth(tables.distance(side, sq)))
+    {
+        return None;
+    }
+    let mut walls = [0u64; 2];
+    let mut crowd = [0u64; 2];
+    for (sq, p) in pos.pieces() {
+        let bit = 1u64 << sq.index();
+        if p.kind.is_mobile() {
+            crowd[p.side.index()] |= bit;
+        } else {
+            walls[p.side.index()] |= bit;
+        }
+        if p.kind == Kind::Mine {
+            walls[side.index()] |= bit;
+        }
+    }
+    let not_hq = !(1u64 << hq.index());
+    let to_hq_runner = steps_within(hq, walls[side.index()], crowd[side.index()]);
+    let to_hq_guard = steps_within(
+        hq,
+        walls[enemy.index()] & not_hq,
+        crowd[enemy.index()] & not_hq,
+    );
+    // The enemy's own moves before the officer's last one.
+    let enemy_first = pos.to_move() == enemy;
+    let vacate = i32::from(occupant.is_some());
     pos.pieces()
-        .filter(|(_, p)| p.side == side && p.kind.can_occupy())
-        .filter(|(_, p)| {
-            let takes = occupant.is_none_or(|occ| {
-                resolve_battle(p.kind, occ.kind, None, pos.rules()) == Outcome::Attacker
-            });
-            takes
-                && !*stoppable[p.kind.index()].get_or_insert_with(|| {
-                    enemy_mobile
-                        .iter()
-                        .any(|k| resolve_battle(k, p.kind, None, pos.rules()) == Outcome::Attacker)
+        .filter(|(_, p)| p.side == side && takes(p.kind))
+        .map(|(sq, p)| (i32::from(to_hq_runner[sq.index()]), p.kind))
+        .filter(|&(t, runner)| {
+            let spare = if enemy_first { t } else { t - 1 };
+            worth(t)
+                && !pos.pieces().any(|(g_sq, g)| {
+                    g.side == enemy
+                        && g.kind.is_mobile()
+                        && i32::from(to_hq_guard[g_sq.index()]) + vacate <= spare
+                        && stops(g.kind, runner, pos)
                 })
         })
-        .map(|(sq, _)| tables.distance(side, sq))
+        .map(|(t, _)| t)
         .min()
+}
+
+/// The neighbours of each square, as bits of square indices.
+fn neighbour_bits() -> &'static [u64; Square::COUNT] {
+    static BITS: std::sync::OnceLock<[u64; Square::COUNT]> = std::sync::OnceLock::new();
+    BITS.get_or_init(|| {
+        let mut bits = [0u64; Square::COUNT];
+        for sq in Square::all() {
+            bits[sq.index()] = sq.neighbours().fold(0, |b, n| b | 1u64 << n.index());
+        }
+        bits
+    })
+}
+
+/// Moves from every square to `to`, one orthogonal step at a time (bridges only across the
+/// river), never through a square of `walls`, and a move more through each square of `crowd`
+/// (an own piece that must step aside first); `u8::MAX` where no way leads.
+fn steps_within(to: Square, walls: u64, crowd: u64) -> [u8; Square::COUNT] {
+    let neighbours = neighbour_bits();
+    let mut dist = [u8::MAX; Square::COUNT];
+    dist[to.index()] = 0;
+    // Squares by their distance so far (costs are one or two: a bucket queue).
+    let mut buckets = [0u64; 2 * Square::COUNT + 2];
+    buckets[0] = 1u64 << to.index();
+    for d in 0..buckets.len() {
+        let mut open = buckets[d];
+        while open != 0 {
+            let i = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let bit = 1u64 << i;
+            if usize::from(dist[i]) != d || (i != to.index() && walls & bit != 0) {
+                continue;
+            }
+            // Stepping onto square i from a neighbour means first clearing it, if crowded.
+            let cost = d + 1 + usize::from(i != to.index() && crowd & bit != 0);
+            let mut next = neighbours[i];
+            while next != 0 {
+                let n = next.trailing_zeros() as usize;
+                next &= next - 1;
+                if cost < usize::from(dist[n]) && cost < buckets.len() {
+                    dist[n] = cost as u8;
+                    buckets[cost] |= 1u64 << n;
+                }
+            }
+        }
+    }
+    dist
+}
+
+/// The side that wins a race for a headquarters, and the moves its officer needs.
+fn race_winner(pos: &Position, tables: &Tables) -> Option<(Side, i32)> {
+    let mover = pos.to_move();
+    let other = mover.opponent();
+    match (race_time(pos, mover, tables), race_time(pos, other, tables)) {
+        (Some(a), Some(b)) if a <= b => Some((mover, a)),
+        (_, Some(b)) => Some((other, b)),
+        (Some(a), None) => Some((mover, a)),
+        (None, None) => None,
+    }
 }
 
 /// A search in one world with a shared node and time budget.
@@ -1056,7 +1167,7 @@ mod tests {
 }
 
 #[cfg(test)]
-pub(crate) mod runner_tests {
+pub(crate) mod race_tests {
     use super::*;
     use gunjin::Ruleset;
 
@@ -1076,54 +1187,7 @@ pub(crate) mod runner_tests {
     }
 
     #[test]
-    fn an_officer_nothing_beats_is_a_runner() {
-        // Sente's lieutenant general on c4: gote's mobile pieces are a captain and a tank,
-        // neither of which beats it, and a captain holds gote's HQ.
-        let pos = position(&[
-            ("cd1", Side::Sente, Kind::Captain),
-            ("c4", Side::Sente, Kind::LieutenantGeneral),
-            ("cd8", Side::Gote, Kind::Captain),
-            ("a7", Side::Gote, Kind::Tank),
-        ]);
-        let tables = Tables::new();
-        let d = nearest_runner(&pos, Side::Sente, &tables);
-        assert_eq!(
-            d,
-            Some(tables.distance(Side::Sente, Square::parse("c4").expect("sq")))
-        );
-        // Gote's captains are no runners: sente's lieutenant general beats them.
-        assert_eq!(nearest_runner(&pos, Side::Gote, &tables), None);
-    }
-
-    #[test]
-    fn a_piece_that_beats_it_or_a_mine_in_the_hq_stops_the_runner() {
-        let tables = Tables::new();
-        let spy = position(&[
-            ("cd1", Side::Sente, Kind::Captain),
-            ("c4", Side::Sente, Kind::General),
-            ("cd8", Side::Gote, Kind::Captain),
-            ("a7", Side::Gote, Kind::Spy),
-        ]);
-        assert_eq!(
-            nearest_runner(&spy, Side::Sente, &tables),
-            None,
-            "the spy beats the general"
-        );
-        let mined = position(&[
-            ("cd1", Side::Sente, Kind::Captain),
-            ("c4", Side::Sente, Kind::LieutenantGeneral),
-            ("cd8", Side::Gote, Kind::Mine),
-            ("a7", Side::Gote, Kind::Tank),
-        ]);
-        assert_eq!(
-            nearest_runner(&mined, Side::Sente, &tables),
-            None,
-            "a mine holds the HQ"
-        );
-    }
-
-    #[test]
-    fn the_runner_term_pulls_the_runner_home() {
+    fn the_race_term_pulls_the_runner_home() {
         // Sente's lieutenant general on `at`, nothing of gote's able to stop it.
         let runner_on = |at: &str| {
             position(&[
@@ -1138,13 +1202,133 @@ pub(crate) mod runner_tests {
         let with = |pos: &Position| evaluate(pos, Side::Sente, &tables, &FULL_WEIGHTS);
         let without = |pos: &Position| {
             let w = Weights {
-                runner: 0,
+                race: 0,
                 ..FULL_WEIGHTS
             };
             evaluate(pos, Side::Sente, &tables, &w)
         };
         let gain = |pos: &Position| with(pos) - without(pos);
-        assert!(gain(&far) > 0, "a runner is worth something anywhere");
+        assert!(gain(&far) > 0, "a runner is worth something from afar");
         assert!(gain(&near) > gain(&far), "and more the closer it is");
+        // A mine in gote's HQ stops it (the officer and the mine would both be removed).
+        let mined = position(&[
+            ("cd1", Side::Sente, Kind::Captain),
+            ("c6", Side::Sente, Kind::LieutenantGeneral),
+            ("cd8", Side::Gote, Kind::Mine),
+            ("a7", Side::Gote, Kind::Tank),
+        ]);
+        assert_eq!(gain(&mined), 0);
+    }
+
+    /// The pieces on the named squares with `to_move` to move.
+    fn position_with(pieces: &[(&str, Side, Kind)], to_move: Side) -> Position {
+        let pos = position(pieces);
+        Position::from_pieces(
+            Ruleset::STANDARD,
+            pos.pieces().collect::<Vec<_>>(),
+            to_move,
+            0,
+        )
+        .expect("a legal arrangement")
+    }
+
+    fn bits(names: &[&str]) -> u64 {
+        names.iter().fold(0, |b, n| {
+            b | 1u64 << Square::parse(n).expect("a square").index()
+        })
+    }
+
+    #[test]
+    fn steps_go_round_walls_and_wait_for_own_pieces_to_step_aside() {
+        let cd1 = Square::hq(Side::Sente);
+        let at =
+            |d: &[u8; Square::COUNT], name: &str| d[Square::parse(name).expect("a square").index()];
+        let open = steps_within(cd1, 0, 0);
+        assert_eq!(at(&open, "f1"), 2);
+        assert_eq!(at(&open, "b2"), 2);
+        let walled = steps_within(cd1, bits(&["e1", "f2"]), 0);
+        assert_eq!(
+            at(&walled, "f1"),
+            u8::MAX,
+            "boxed in by its own mine and flag"
+        );
+        assert_eq!(at(&walled, "e2"), 2);
+        let crowded = steps_within(cd1, 0, bits(&["b1", "c2"]));
+        assert_eq!(at(&crowded, "b2"), 3, "one of them must step aside first");
+        assert_eq!(at(&crowded, "a1"), 3);
+        assert_eq!(at(&crowded, "d3"), 2);
+    }
+
+    #[test]
+    fn a_race_is_won_by_an_officer_nothing_can_stop_in_time() {
+        let tables = Tables::new();
+        // Sente's lieutenant general three moves from gote's HQ, which a captain holds.
+        let with_gote_general_on = |at: &str| {
+            position(&[
+                ("cd1", Side::Sente, Kind::General),
+                ("c5", Side::Sente, Kind::LieutenantGeneral),
+                ("cd8", Side::Gote, Kind::Captain),
+                (at, Side::Gote, Kind::General),
+            ])
+        };
+        assert_eq!(
+            race_winner(&with_gote_general_on("f5"), &tables),
+            Some((Side::Sente, 3)),
+            "gote's general is too far to step into its HQ in time"
+        );
+        assert_eq!(
+            race_winner(&with_gote_general_on("d7"), &tables),
+            None,
+            "the captain steps out and the general in"
+        );
+    }
+
+    #[test]
+    fn a_guard_walled_in_by_its_own_mine_and_flag_cannot_come_back() {
+        let tables = Tables::new();
+        // Gote's lieutenant general three moves from sente's HQ, which a plane holds; sente's
+        // lieutenant general, which would trade with it, waits on f1.
+        let sente_hq_with = |mine: &str, flag: &str| {
+            position(&[
+                ("cd1", Side::Sente, Kind::Plane),
+                ("f1", Side::Sente, Kind::LieutenantGeneral),
+                (mine, Side::Sente, Kind::Mine),
+                (flag, Side::Sente, Kind::Flag),
+                ("d4", Side::Gote, Kind::LieutenantGeneral),
+                ("cd8", Side::Gote, Kind::Mine),
+            ])
+        };
+        assert_eq!(
+            race_winner(&sente_hq_with("e1", "f2"), &tables),
+            Some((Side::Gote, 3))
+        );
+        assert_eq!(race_winner(&sente_hq_with("a1", "a2"), &tables), None);
+    }
+
+    #[test]
+    fn of_two_equal_races_the_side_to_move_wins() {
+        let tables = Tables::new();
+        let pieces = [
+            ("cd1", Side::Sente, Kind::Captain),
+            ("c5", Side::Sente, Kind::LieutenantGeneral),
+            ("cd8", Side::Gote, Kind::Captain),
+            ("d4", Side::Gote, Kind::LieutenantGeneral),
+        ];
+        for side in Side::ALL {
+            assert_eq!(
+                race_winner(&position_with(&pieces, side), &tables),
+                Some((side, 3)),
+                "{side} to move"
+            );
+        }
+        // The term goes to the winner, and is worth more the closer the race is to its end.
+        let pos = position_with(&pieces, Side::Sente);
+        let w = Weights {
+            race: 1500,
+            ..FULL_WEIGHTS
+        };
+        let gain = evaluate(&pos, Side::Sente, &tables, &w)
+            - evaluate(&pos, Side::Sente, &tables, &Weights { race: 0, ..w });
+        assert_eq!(gain, 1500 * (RACE_FAR - 3 * RACE_STEP) / RACE_FAR);
     }
 }

@@ -42,6 +42,10 @@ pub struct Tracked {
     pub advances: [[u8; 23]; 2],
     /// Battles the piece started.
     pub attacks: [[u8; 23]; 2],
+    /// Times the piece stood next to an enemy plane (known by the shape of its moves) and its
+    /// side let the plane be: a general, lieutenant general or major general beats a plane for
+    /// certain, and any player would take it.
+    pub spared_planes: [[u8; 23]; 2],
     /// Every battle, in order.
     pub battles: Vec<BattleFact>,
     /// The viewer's kind of each of its pieces.
@@ -80,6 +84,7 @@ impl Tracked {
         let mut moved = [[false; 23]; 2];
         let mut advances = [[0u8; 23]; 2];
         let mut attacks = [[0u8; 23]; 2];
+        let mut spared_planes = [[0u8; 23]; 2];
         let mut battles = Vec::new();
         let mut removed_own: Vec<u8> = Vec::new();
 
@@ -95,6 +100,26 @@ impl Tracked {
             moved[ms][mi] = true;
             if ply.to.relative_row(ply.side) > ply.from.relative_row(ply.side) {
                 advances[ms][mi] = advances[ms][mi].saturating_add(1);
+            }
+            // The mover's pieces next to an enemy plane that nobody attacks this ply.
+            let plane_targets: Vec<Square> = Square::all()
+                .filter(|&sq| {
+                    sq != ply.to
+                        && board[sq.index()].is_some_and(|(s, i)| {
+                            s != ply.side
+                                && moves_allow[s.index()][i as usize] == KindSet::only(Kind::Plane)
+                        })
+                })
+                .collect();
+            for plane in plane_targets {
+                for n in plane.neighbours() {
+                    if let Some((s, i)) = board[n.index()]
+                        && s == ply.side
+                    {
+                        let spared = &mut spared_planes[s.index()][i as usize];
+                        *spared = spared.saturating_add(1);
+                    }
+                }
             }
             board[ply.from.index()] = None;
             let target = board[ply.to.index()];
@@ -186,6 +211,7 @@ impl Tracked {
             moved,
             advances,
             attacks,
+            spared_planes,
             battles,
             own_kinds,
         })
