@@ -14,7 +14,7 @@ use std::time::Instant;
 
 use gunjin::rand::{SeedableRng, rngs::SmallRng};
 use gunjin::{BySide, Deployment, Game, Kind, Move, Ruleset, Side, Square, Status};
-use gunjin_ai::{Belief, Budget, KindSet, Level, count_only_probability};
+use gunjin_ai::{Belief, Budget, KindSet, Level, count_only_probability, level_belief};
 
 use crate::bot::BotLevel;
 
@@ -58,6 +58,14 @@ pub struct ArenaArgs {
     /// studying where a run's games are won and lost).
     #[arg(long)]
     pub plies: bool,
+    /// Every this many plies, score the choice of each of `--regret-players` from the mover's
+    /// view against a search that sees every kind (0: never). Far less noisy than the games'
+    /// results: each position counts, and all players face the same positions.
+    #[arg(long, default_value_t = 0)]
+    pub regret_every: u32,
+    /// The players whose choices `--regret-every` scores, comma-separated.
+    #[arg(long, default_value = "advanced,intermediate,greedy")]
+    pub regret_players: String,
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -137,8 +145,20 @@ struct Tally {
     losses: u32,
     think_ms: [Vec<f64>; 2],
     brier: f64,
+    /// The same with the advanced level's reading of the enemy's behaviour.
+    brier_read: f64,
     brier_base: f64,
     brier_n: u64,
+    /// Probability given to the true kind of the enemy's general, lieutenant general and major
+    /// general: plain, with the advanced level's reading, and how many were seen.
+    top_plain: f64,
+    top_read: f64,
+    top_n: u64,
+    /// Per regret player: the sum of its regrets and of the squared differences from the first
+    /// player's, over `regret_n` positions.
+    regret: Vec<f64>,
+    regret_diff_sq: Vec<f64>,
+    regret_n: u64,
     plies: u64,
 }
 
@@ -157,6 +177,18 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     };
     let a = Player::parse(&args.a).ok_or_else(|| bad(&args.a))?;
     let b = Player::parse(&args.b).ok_or_else(|| bad(&args.b))?;
+    let judged: Vec<(String, Player)> = if args.regret_every > 0 {
+        args.regret_players
+            .split(',')
+            .map(|id| {
+                Player::parse(id)
+                    .map(|p| (id.to_owned(), p))
+                    .ok_or_else(|| bad(id))
+            })
+            .collect::<io::Result<_>>()?
+    } else {
+        Vec::new()
+    };
     let mut budget = Budget::time_ms(args.time_ms);
     if let Some(n) = args.nodes {
         budget = budget.and_nodes(n);
@@ -166,7 +198,11 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
         gunjin_ai::prepare(level);
     }
     let pairs = args.games.div_ceil(2).max(1);
-    let mut t = Tally::default();
+    let mut t = Tally {
+        regret: vec![0.0; judged.len()],
+        regret_diff_sq: vec![0.0; judged.len()],
+        ..Tally::default()
+    };
     let mut verdict = None;
     'games: for pair in 0..pairs {
         let deployments = bank(args.seed, pair);
@@ -183,6 +219,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 &budget,
                 game_seed,
                 args.brier_every,
+                (args.regret_every, &judged),
                 swap,
                 &mut t,
                 (args.trace.is_some() || args.plies).then_some(&mut *out),
@@ -221,6 +258,7 @@ fn play_one(
     budget: &Budget<'_>,
     seed: u64,
     brier_every: u32,
+    (regret_every, judged): (u32, &[(String, Player)]),
     swapped: bool,
     t: &mut Tally,
     mut trace: Option<&mut dyn Write>,
@@ -239,6 +277,9 @@ fn play_one(
         let side = game.position().to_move();
         if brier_every > 0 && ply.is_multiple_of(u64::from(brier_every)) {
             measure_belief(&game, side, seed ^ ply, t);
+        }
+        if regret_every > 0 && ply.is_multiple_of(u64::from(regret_every)) {
+            measure_regret(&game, judged, budget, seed ^ ply, t);
         }
         let who = usize::from((side == Side::Gote) != swapped);
         let start = Instant::now();
@@ -299,24 +340,75 @@ fn pieces_left(pos: &gunjin::Position) -> String {
 /// and of the count-only baseline, from `side`'s view.
 fn measure_belief(game: &Game, side: Side, seed: u64, t: &mut Tally) {
     let view = game.view(side);
-    let belief = Belief::of_enemy(&view);
+    let plain = Belief::of_enemy(&view);
+    let read = level_belief(&view, Level::Advanced);
     let mut rng = SmallRng::seed_from_u64(seed);
-    let marginals = belief.marginals(24, &mut rng);
-    for (p, probs) in belief.pieces().zip(marginals.iter()) {
+    let plain_marginals = plain.marginals(24, &mut rng);
+    let read_marginals = read.marginals(24, &mut rng);
+    let top = KindSet::of(&[Kind::General, Kind::LieutenantGeneral, Kind::MajorGeneral]);
+    for (i, p) in plain.pieces().enumerate() {
         let Some(sq) = p.square else { continue };
         let Some(truth) = game.position().piece_at(sq) else {
             continue;
         };
-        let (mut b, mut base) = (0.0, 0.0);
+        let (mut b, mut r, mut base) = (0.0, 0.0, 0.0);
         for k in Kind::ALL {
             let y = if k == truth.kind { 1.0 } else { 0.0 };
-            b += (f64::from(probs[k.index()]) - y).powi(2);
+            b += (f64::from(plain_marginals[i][k.index()]) - y).powi(2);
+            r += (f64::from(read_marginals[i][k.index()]) - y).powi(2);
             base += (f64::from(count_only_probability(k)) - y).powi(2);
         }
         t.brier += b;
+        t.brier_read += r;
         t.brier_base += base;
         t.brier_n += 1;
+        if top.contains(truth.kind) {
+            t.top_plain += f64::from(plain_marginals[i][truth.kind.index()]);
+            t.top_read += f64::from(read_marginals[i][truth.kind.index()]);
+            t.top_n += 1;
+        }
     }
+}
+
+/// Regret is capped so that one lost or won game in a search's eyes does not drown the rest.
+const REGRET_CAP: i32 = 3000;
+
+/// Scores each judged player's choice in the current position against a four-ply search that
+/// sees every kind: how much less its move is worth than the best one.
+fn measure_regret(
+    game: &Game,
+    judged: &[(String, Player)],
+    budget: &Budget<'_>,
+    seed: u64,
+    t: &mut Tally,
+) {
+    let moves = game.position().legal_moves();
+    if moves.len() < 2 {
+        return;
+    }
+    let oracle = Budget::nodes(3_000_000);
+    let Some(values) =
+        gunjin_ai::omniscient::move_values_seeing_all(game.position(), &moves, 4, &oracle)
+    else {
+        return;
+    };
+    let best = values.iter().copied().max().unwrap_or(0);
+    let regrets: Vec<f64> = judged
+        .iter()
+        .map(|(_, player)| {
+            let chosen = player.choose(game, budget, seed);
+            let value = moves
+                .iter()
+                .position(|&m| Some(m) == chosen)
+                .map_or(best - REGRET_CAP, |i| values[i]);
+            f64::from((best - value).min(REGRET_CAP))
+        })
+        .collect();
+    for (i, r) in regrets.iter().enumerate() {
+        t.regret[i] += r;
+        t.regret_diff_sq[i] += (r - regrets[0]).powi(2);
+    }
+    t.regret_n += 1;
 }
 
 fn games(t: &Tally) -> f64 {
@@ -447,10 +539,47 @@ fn report(
         let k = t.brier_n as f64;
         writeln!(
             out,
-            "belief brier {:.3} vs count-only {:.3} over {} piece observations",
+            "belief brier {:.3} (advanced's reading {:.3}) vs count-only {:.3} over {} piece observations",
             t.brier / k,
+            t.brier_read / k,
             t.brier_base / k,
             t.brier_n
+        )?;
+    }
+    if t.top_n > 0 {
+        let k = t.top_n as f64;
+        writeln!(
+            out,
+            "belief in the true kind of the three highest officers {:.3} (advanced's reading {:.3}) over {} observations",
+            t.top_plain / k,
+            t.top_read / k,
+            t.top_n
+        )?;
+    }
+    if t.regret_n > 0 {
+        let n = t.regret_n as f64;
+        let first = t.regret[0] / n;
+        let parts: Vec<String> = args
+            .regret_players
+            .split(',')
+            .zip(t.regret.iter().zip(&t.regret_diff_sq))
+            .enumerate()
+            .map(|(i, (id, (sum, diff_sq)))| {
+                let mean = sum / n;
+                if i == 0 {
+                    format!("{id} {mean:.1}")
+                } else {
+                    let d = mean - first;
+                    let se = ((diff_sq / n - d * d).max(0.0) / n).sqrt();
+                    format!("{id} {mean:.1} ({d:+.1} ± {se:.1})")
+                }
+            })
+            .collect();
+        writeln!(
+            out,
+            "regret against a 4-ply search that sees every kind, over {} positions: {}",
+            t.regret_n,
+            parts.join(", ")
         )?;
     }
     Ok(())
@@ -516,6 +645,8 @@ mod tests {
             verbose: false,
             trace: None,
             plies: false,
+            regret_every: 0,
+            regret_players: "advanced,intermediate,greedy".into(),
         };
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
@@ -523,6 +654,7 @@ mod tests {
         assert!(text.contains("2 games"), "{text}");
         assert!(text.contains("think beginner"), "{text}");
         assert!(text.contains("belief brier"), "{text}");
+        assert!(text.contains("advanced's reading"), "{text}");
         let traced = ArenaArgs {
             trace: Some(2),
             sprt: None,
@@ -536,6 +668,23 @@ mod tests {
         assert!(!text.contains("game 1:"), "{text}");
         assert!(text.lines().any(|l| l.starts_with("0 sente ")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("1 gote ")), "{text}");
+        let judged = ArenaArgs {
+            regret_every: 50,
+            regret_players: "intermediate,random".into(),
+            sprt: None,
+            ..args.clone()
+        };
+        let mut out = Vec::new();
+        run(&judged, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        let line = text
+            .lines()
+            .find(|l| l.starts_with("regret against"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(
+            line.contains("intermediate ") && line.contains("random "),
+            "{line}"
+        );
         let every_ply = ArenaArgs {
             plies: true,
             sprt: None,
