@@ -10,9 +10,10 @@
 //! kept for a piece only if some complete assignment gives it that kind).
 //!
 //! Likelihoods (never facts) come from a prior over where each kind starts and, for the advanced
-//! level, from the enemy's behaviour: pieces that advance, pieces that start battles, and pieces
+//! level, from the enemy's behaviour: pieces that advance, pieces that start battles, pieces
 //! that let a known plane next to them be (a general, lieutenant general or major general would
-//! have taken it).
+//! have taken it), and pieces that stay put beside an empty square while others move (a mine or
+//! the flag cannot go).
 
 use gunjin::rand::{Rng, RngExt};
 use gunjin::{Kind, Outcome, PlayerView, Ruleset, Side, Square, resolve_battle};
@@ -101,13 +102,17 @@ impl Belief {
     /// advancing are more likely officers who can take a headquarters, pieces that start battles
     /// are more likely strong ones, and pieces that let a plane next to them be (its flight
     /// showed it is a plane) are unlikely to be the general, lieutenant general or major general,
-    /// who take a plane for certain. This changes no fact, only how likely each allowed kind is.
+    /// who take a plane for certain, and pieces that never move though they could are likelier
+    /// mines or the flag (without it the belief, counting only what the rules allow, put the
+    /// flag among the removed pieces half as often again as it was). This changes no fact, only
+    /// how likely each allowed kind is.
     pub(crate) fn read_behaviour(&mut self, t: &Tracked, reading: Reading) {
         let s = self.side.index();
         for i in 0..N {
             let advances = i32::from(t.advances[s][i].min(reading.cap));
             let attacks = i32::from(t.attacks[s][i].min(reading.cap));
             let spared = i32::from(t.spared_planes[s][i].min(reading.cap));
+            let idle = i32::from(t.idle[s][i].min(reading.idle_cap));
             for k in Kind::ALL {
                 let mut w = 1.0f32;
                 if k.can_occupy() {
@@ -118,6 +123,9 @@ impl Belief {
                 }
                 if beats_plane(k) {
                     w *= reading.spared.powi(spared);
+                }
+                if !k.is_mobile() {
+                    w *= reading.idle.powi(idle);
                 }
                 self.prior[i][k.index()] *= w;
             }
@@ -443,6 +451,10 @@ pub(crate) struct Reading {
     /// For each time the piece let an enemy plane next to it be.
     pub spared: f32,
     pub cap: u8,
+    /// For each ply the piece stayed put while it could have moved (a mine or the flag).
+    pub idle: f32,
+    /// Idle plies counted at most.
+    pub idle_cap: u8,
 }
 
 /// Kinds that take a plane for certain.
@@ -603,6 +615,7 @@ mod tests {
     use super::*;
     use gunjin::rand::{SeedableRng, rngs::SmallRng};
     use gunjin::{BySide, Deployment, Game, Ruleset};
+    use std::collections::{HashMap, HashSet};
 
     fn occupier_share(belief: &Belief, piece: usize) -> f32 {
         let m = belief.marginals(4000, &mut SmallRng::seed_from_u64(9));
@@ -637,6 +650,8 @@ mod tests {
                 attack: 2.0,
                 spared: 1.0,
                 cap: 8,
+                idle: 1.0,
+                idle_cap: 0,
             },
         );
         for (a, b) in plain.pieces().zip(read.pieces()) {
@@ -718,6 +733,8 @@ mod tests {
             attack: 1.0,
             spared,
             cap: 8,
+            idle: 1.0,
+            idle_cap: 0,
         };
         let plain = Belief::of_enemy_tracked(&tracked, Prior::Measured);
         let mut read = plain.clone();
@@ -732,6 +749,120 @@ mod tests {
                 "piece {i} next to the plane: {before} → {after}"
             );
         }
+    }
+
+    /// A game of random moves, and for each piece (by starting square) the plies of its side in
+    /// which it stood beside an empty square, had not moved yet, and another piece moved: counted
+    /// here on the game's own positions, apart from the tracker.
+    fn random_game_with_idle_counts(seed: u64) -> (Game, HashMap<Square, u8>) {
+        let mut game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
+        )
+        .expect("a game");
+        let mut start_of: HashMap<Square, Square> =
+            game.position().pieces().map(|(sq, _)| (sq, sq)).collect();
+        let mut moved: HashSet<Square> = HashSet::new();
+        let mut idle: HashMap<Square, u8> = HashMap::new();
+        let mut rng = SmallRng::seed_from_u64(seed);
+        for _ in 0..90 {
+            let moves = game.position().legal_moves();
+            if !game.status().is_ongoing() || moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.random_range(0..moves.len())];
+            let mover = game.position().to_move();
+            for (sq, p) in game.position().pieces() {
+                let start = start_of[&sq];
+                if p.side == mover
+                    && sq != mv.from
+                    && !moved.contains(&start)
+                    && sq
+                        .neighbours()
+                        .any(|n| game.position().piece_at(n).is_none())
+                {
+                    *idle.entry(start).or_default() += 1;
+                }
+            }
+            game.play(mv).expect("a legal move");
+            let start = start_of.remove(&mv.from).expect("the mover was tracked");
+            moved.insert(start);
+            match game.position().piece_at(mv.to) {
+                Some(p) if p.side == mover => {
+                    start_of.insert(mv.to, start);
+                }
+                Some(_) => {}
+                None => {
+                    start_of.remove(&mv.to);
+                }
+            }
+        }
+        (game, idle)
+    }
+
+    #[test]
+    fn pieces_that_stay_put_beside_an_empty_square_are_counted_idle() {
+        for seed in 0..6 {
+            let (game, idle) = random_game_with_idle_counts(seed);
+            let tracked = Tracked::from_view(&game.view(Side::Sente)).expect("the history fits");
+            for side in Side::ALL {
+                for i in 0..N {
+                    let start = tracked.initial[side.index()][i];
+                    let expected = idle.get(&start).copied().unwrap_or(0);
+                    assert_eq!(
+                        tracked.idle[side.index()][i],
+                        expected,
+                        "seed {seed}, {side:?} piece from {start}"
+                    );
+                }
+            }
+            assert!(idle.values().any(|&n| n > 3), "seed {seed}: someone idled");
+        }
+    }
+
+    #[test]
+    fn a_piece_that_stays_put_while_it_could_move_is_likelier_a_mine_or_the_flag() {
+        let (game, _) = random_game_with_idle_counts(2);
+        let view = game.view(Side::Sente);
+        let tracked = Tracked::from_view(&view).expect("the history fits");
+        let plain = Belief::of_enemy_tracked(&tracked, Prior::Measured);
+        let mut read = plain.clone();
+        read.read_behaviour(
+            &tracked,
+            Reading {
+                advance: 1.0,
+                attack: 1.0,
+                spared: 1.0,
+                cap: 8,
+                idle: 1.04,
+                idle_cap: 40,
+            },
+        );
+        for (a, b) in plain.pieces().zip(read.pieces()) {
+            assert_eq!(a.kinds, b.kinds, "reading changes no fact");
+        }
+        let immobile = |belief: &Belief, i: usize| {
+            let m = belief.marginals(4000, &mut SmallRng::seed_from_u64(9));
+            m[i][Kind::Mine.index()] + m[i][Kind::Flag.index()]
+        };
+        // The piece that stayed put longest with its kind still open (the reading weighs pieces
+        // against each other: the six mines and the flag are shared out among them).
+        let stayer = (0..N)
+            .filter(|&i| tracked.current[1][i].is_some())
+            .filter(|&i| (0.05..0.95).contains(&immobile(&plain, i)))
+            .max_by_key(|&i| tracked.idle[1][i])
+            .expect("gote has a piece that may be a mine");
+        assert!(
+            tracked.idle[1][stayer] >= 10,
+            "it stayed put long enough to tell"
+        );
+        let (before, after) = (immobile(&plain, stayer), immobile(&read, stayer));
+        let odds = |p: f32| p / (1.0 - p);
+        assert!(
+            odds(after) > 1.5 * odds(before),
+            "piece {stayer} idle {} plies: {before} → {after}",
+            tracked.idle[1][stayer]
+        );
     }
 
     /// Every distinct way to give `kinds` (a multiset) to the pieces `free`, with its weight

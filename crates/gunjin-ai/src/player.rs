@@ -122,6 +122,8 @@ impl Level {
                     attack: 2.0,
                     spared: 0.15,
                     cap: 8,
+                    idle: 1.04,
+                    idle_cap: 40,
                 }),
                 prior: Prior::Measured,
                 mixing: 2000,

@@ -46,6 +46,10 @@ pub struct Tracked {
     /// side let the plane be: a general, lieutenant general or major general beats a plane for
     /// certain, and any player would take it.
     pub spared_planes: [[u8; 23]; 2],
+    /// Plies of its own side in which the piece had not moved yet, had an empty square next to
+    /// it, and another piece moved: a player moves a piece that can move sooner or later, so a
+    /// piece that stays put while it could go is likelier a mine or the flag.
+    pub idle: [[u8; 23]; 2],
     /// Every battle, in order.
     pub battles: Vec<BattleFact>,
     /// The viewer's kind of each of its pieces.
@@ -85,6 +89,7 @@ impl Tracked {
         let mut advances = [[0u8; 23]; 2];
         let mut attacks = [[0u8; 23]; 2];
         let mut spared_planes = [[0u8; 23]; 2];
+        let mut idle = [[0u8; 23]; 2];
         let mut battles = Vec::new();
         let mut removed_own: Vec<u8> = Vec::new();
 
@@ -94,6 +99,17 @@ impl Tracked {
                 _ => return Err(TrackError::NoMover(n)),
             };
             let occupied = board.map(|p| p.map(|(s, _)| s));
+            for sq in Square::all() {
+                if let Some((s, i)) = board[sq.index()]
+                    && s == ply.side
+                    && sq != ply.from
+                    && !moved[s.index()][i as usize]
+                    && sq.neighbours().any(|n| board[n.index()].is_none())
+                {
+                    let still = &mut idle[s.index()][i as usize];
+                    *still = still.saturating_add(1);
+                }
+            }
             let allow = kinds_making(&occupied, ply.side, ply.from, ply.to);
             let (ms, mi) = (mover.0.index(), mover.1 as usize);
             moves_allow[ms][mi] = moves_allow[ms][mi].and(allow);
@@ -212,6 +228,7 @@ impl Tracked {
             advances,
             attacks,
             spared_planes,
+            idle,
             battles,
             own_kinds,
         })
