@@ -617,6 +617,16 @@ mod tests {
     use gunjin::{BySide, Deployment, Game, Ruleset};
     use std::collections::{HashMap, HashSet};
 
+    /// A reading that changes nothing: each test turns on the factor it is about.
+    const NO_READING: Reading = Reading {
+        advance: 1.0,
+        attack: 1.0,
+        spared: 1.0,
+        cap: 8,
+        idle: 1.0,
+        idle_cap: 0,
+    };
+
     fn occupier_share(belief: &Belief, piece: usize) -> f32 {
         let m = belief.marginals(4000, &mut SmallRng::seed_from_u64(9));
         Kind::ALL
@@ -648,10 +658,7 @@ mod tests {
             Reading {
                 advance: 1.5,
                 attack: 2.0,
-                spared: 1.0,
-                cap: 8,
-                idle: 1.0,
-                idle_cap: 0,
+                ..NO_READING
             },
         );
         for (a, b) in plain.pieces().zip(read.pieces()) {
@@ -729,12 +736,8 @@ mod tests {
             assert_eq!(tracked.spared_planes[1][i], expected, "gote piece {i}");
         }
         let reading = |spared| Reading {
-            advance: 1.0,
-            attack: 1.0,
             spared,
-            cap: 8,
-            idle: 1.0,
-            idle_cap: 0,
+            ..NO_READING
         };
         let plain = Belief::of_enemy_tracked(&tracked, Prior::Measured);
         let mut read = plain.clone();
@@ -830,12 +833,9 @@ mod tests {
         read.read_behaviour(
             &tracked,
             Reading {
-                advance: 1.0,
-                attack: 1.0,
-                spared: 1.0,
-                cap: 8,
                 idle: 1.04,
                 idle_cap: 40,
+                ..NO_READING
             },
         );
         for (a, b) in plain.pieces().zip(read.pieces()) {
