@@ -94,22 +94,8 @@ impl Tables {
 /// One-step moves from `from` to every square over an empty board (bridges only across the
 /// river).
 pub(crate) fn steps_from(from: Square) -> [u8; Square::COUNT] {
-    let mut dist = [u8::MAX; Square::COUNT];
-    dist[from.index()] = 0;
-    let mut frontier = vec![from];
-    while !frontier.is_empty() {
-        let mut next = Vec::new();
-        for sq in frontier {
-            for n in sq.neighbours() {
-                if dist[n.index()] == u8::MAX {
-                    dist[n.index()] = dist[sq.index()] + 1;
-                    next.push(n);
-                }
-            }
-        }
-        frontier = next;
-    }
-    dist
+    // Steps are symmetric, so the way to `from` is the way from it.
+    steps_within(from, 0, 0)
 }
 
 /// Material value of a piece.
