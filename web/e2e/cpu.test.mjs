@@ -68,7 +68,7 @@ async function playAgainstCpu(page, { turns, pick, thinking, afterAnswer }) {
 describe('playing the CPU', () => {
   it('plays a whole game against the beginner with the keyboard alone, then plays again', async () => {
     const page = await openPage(browser, server.url);
-    await tabTo(page, /^Play the CPU: beginner/);
+    await tabTo(page, /^Beginner/);
     await page.keyboard.press('Enter');
     // No curtain: the human arranges at once, with the focus on the board.
     assert.equal(await phase(page), 'setup');

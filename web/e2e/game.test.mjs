@@ -60,9 +60,11 @@ async function leakedKinds(page, lang) {
 describe('one device, two players', () => {
   it('plays a whole game with the keyboard alone, to a natural end with everything revealed', async () => {
     const page = await openPage(browser, server.url);
-    // The start screen puts the focus on the first mode (the CPU's beginner level); Tab reaches
-    // the others. Each mode button is named by its title, its description tells the rest.
-    assert.match(await focusedName(page), /^Play the CPU: beginner/);
+    // The start screen puts the focus on the first mode (the CPU's beginner level, in the group
+    // "Play the CPU"); Tab reaches the others. Each mode button is named by its title (a level by
+    // its level), its description tells the rest.
+    assert.match(await focusedName(page), /^Beginner/);
+    assert.equal(await page.getByRole('group', { name: 'Play the CPU' }).getByRole('button', { name: 'Beginner', exact: true }).count(), 1);
     await tabTo(page, /^Two players on this device/);
     const named = await page.evaluate(() => {
       const b = document.activeElement;
@@ -73,7 +75,9 @@ describe('one device, two players', () => {
     assert.ok(named[1] > 20, 'a description beside the name');
     await page.keyboard.press('Enter');
     for (const side of ['Sente', 'Gote']) {
-      assert.equal(await focusedName(page), `Start ${side}'s arrangement`);
+      // The curtain's button has one name, as on the seed page; its text says what comes next.
+      assert.equal(await focusedName(page), `Start ${side}'s turn`);
+      assert.match(await page.textContent('.curtain-text'), new RegExp(`^${side} arranges their pieces next`));
       await page.keyboard.press('Enter');
       assert.match(await focusedName(page), /^[a-f]\d, your /);
       await tabTo(page, 'Confirm this arrangement');
@@ -594,9 +598,14 @@ describe('panel and page', () => {
     assert.equal(await page.textContent('h1'), '軍人将棋');
     assert.deepEqual(
       (await page.$$eval('.mode-title', (els) => els.map((e) => e.textContent))).slice(0, 6),
-      ['CPU と対戦：初級', 'CPU と対戦：中級', 'CPU と対戦：上級', '後手で始める（中級）', 'この端末で 2 人で遊ぶ', '友達と対戦（URL を送る）'],
+      ['初級', '中級', '上級', '後手で始める（中級）', 'この端末で 2 人で遊ぶ', '友達と対戦（URL を送る）'],
       'the modes in the order the start screen lists them',
     );
+    // As on the seed page: "CPU と対戦" is one entry whose buttons are the three levels.
+    const cpuGroup = page.getByRole('group', { name: 'CPU と対戦' });
+    for (const level of ['初級', '中級', '上級']) {
+      assert.equal(await cpuGroup.getByRole('button', { name: level, exact: true }).count(), 1, level);
+    }
     assert.equal(await page.getAttribute('html', 'lang'), 'ja');
     // The button grid is a landmark named like the seed page's 「ボタンで操作」.
     assert.equal(await page.getByRole('region', { name: 'ボタンで操作' }).count(), 1);
@@ -624,6 +633,22 @@ describe('panel and page', () => {
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');
     await page.close();
+  });
+
+  it('opens in Japanese unless the browser prefers Korean, with nothing chosen yet', async () => {
+    for (const [locale, title, lang] of [
+      ['en-US', '軍人将棋', 'ja'],
+      ['ja-JP', '軍人将棋', 'ja'],
+      ['ko-KR', '군인장기', 'ko'],
+    ]) {
+      const context = await browser.browser.newContext({ locale });
+      const page = await context.newPage();
+      await page.goto(server.url);
+      await page.waitForSelector('.mode-button');
+      assert.equal(await page.textContent('h1'), title, locale);
+      assert.equal(await page.getAttribute('html', 'lang'), lang, locale);
+      await context.close();
+    }
   });
 
   it('puts the panel below the board on a narrow screen and beside it on a wide one', async () => {

@@ -559,8 +559,10 @@ export class App {
         { class: `curtain-card side-${p.side}` },
         h('div', { class: 'curtain-crest', attrs: { 'aria-hidden': 'true' } }),
         h('p', { class: 'curtain-text', text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
+        // One name for the curtain's button whether the side arranges or moves next: the seed
+        // page's 「先手の番を始める」.
         button(
-          t.t(setup ? 'startSetup' : 'startTurn', { side }),
+          t.t('startTurn', { side }),
           () => {
             match?.reveal();
             const reports = match?.reports ?? [];
@@ -576,25 +578,50 @@ export class App {
   private startPanel(): Node[] {
     const t = this.i18n;
     const list = h('div', { class: 'modes' });
+    let group: { heading: MessageKey; el: HTMLElement } | null = null;
     for (const mode of MODES) {
-      const b = h(
-        'button',
-        // Named by its title alone (what a player says or searches for); the rest describes it.
-        {
-          class: 'mode-button',
-          attrs: { type: 'button', 'aria-labelledby': `mode-title-${mode.id}`, 'aria-describedby': `mode-desc-${mode.id}` },
-        },
-        h('span', { class: 'mode-title', attrs: { id: `mode-title-${mode.id}` }, text: t.t(mode.title) }),
-        h('span', { class: 'mode-desc', attrs: { id: `mode-desc-${mode.id}` }, text: t.t(mode.description) }),
-        this.recordEl(mode, `mode-record-${mode.id}`),
-      );
-      if (b.querySelector('.mode-record') !== null) b.setAttribute('aria-describedby', `mode-desc-${mode.id} mode-record-${mode.id}`);
-      b.dataset['focusKey'] = `mode-${mode.id}`;
-      b.dataset['mode'] = mode.id;
-      b.addEventListener('click', () => this.startMode(mode));
-      list.append(b);
+      const b = this.modeButton(mode);
+      if (mode.group === undefined) {
+        group = null;
+        list.append(b);
+        continue;
+      }
+      if (group === null || group.heading !== mode.group.heading) {
+        const id = `mode-group-${mode.id}`;
+        const el = h('div', { class: 'mode-group-buttons' });
+        list.append(
+          h(
+            'div',
+            { class: 'mode-group', attrs: { role: 'group', 'aria-labelledby': id } },
+            h('h3', { class: 'mode-group-title', attrs: { id }, text: t.t(mode.group.heading) }),
+            el,
+          ),
+        );
+        group = { heading: mode.group.heading, el };
+      }
+      group.el.append(b);
     }
     return [...this.resumeEl(), h('h2', { text: t.t('chooseMode') }), list];
+  }
+
+  /** A start-screen button, named by its title (or its label in a group) alone: what a player says or searches for. */
+  private modeButton(mode: Mode): HTMLElement {
+    const t = this.i18n;
+    const b = h(
+      'button',
+      {
+        class: mode.group === undefined ? 'mode-button' : 'mode-button in-group',
+        attrs: { type: 'button', 'aria-labelledby': `mode-title-${mode.id}`, 'aria-describedby': `mode-desc-${mode.id}` },
+      },
+      h('span', { class: 'mode-title', attrs: { id: `mode-title-${mode.id}` }, text: t.t(mode.group?.label ?? mode.title) }),
+      h('span', { class: 'mode-desc', attrs: { id: `mode-desc-${mode.id}` }, text: t.t(mode.description) }),
+      this.recordEl(mode, `mode-record-${mode.id}`),
+    );
+    if (b.querySelector('.mode-record') !== null) b.setAttribute('aria-describedby', `mode-desc-${mode.id} mode-record-${mode.id}`);
+    b.dataset['focusKey'] = `mode-${mode.id}`;
+    b.dataset['mode'] = mode.id;
+    b.addEventListener('click', () => this.startMode(mode));
+    return b;
   }
 
   /** The unfinished games kept in the browser, to go on with (nothing if there is none). */

@@ -12,6 +12,11 @@ export interface Mode {
   readonly id: string;
   readonly title: MessageKey;
   readonly description: MessageKey;
+  /**
+   * Modes listed together under one heading (the CPU's levels under "play the CPU"): the heading,
+   * and this mode's button name within it. `title` still names the mode everywhere else.
+   */
+  readonly group?: { readonly heading: MessageKey; readonly label: MessageKey };
   create(ctx: MatchContext): Match;
   /** Whether the player's results in this mode are counted (the CPU modes). */
   readonly keepsResults?: boolean;

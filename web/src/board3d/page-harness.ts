@@ -25,6 +25,8 @@ async function boot(): Promise<void> {
   host.replaceChildren();
   let seed = 77;
   const app = new App(host, engine, { storage: undefined, languages: ['en'], random: () => seed++ });
+  // The harness reads English (a browser's English alone leaves the page in Japanese).
+  app.setLang('en');
   window.gunjinApp = app;
   window.gunjinTest = app.testHooks();
   const board = await loadBoard3D(app.boardMount, {

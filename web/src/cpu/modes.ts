@@ -9,11 +9,19 @@ import './cpu.css';
 /** The thinking indicator shows at least this long, so the CPU's move can be followed. */
 export const MIN_DELAY_MS = 450;
 
-function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mode['title'], description: Mode['description']): Mode {
+function cpuMode(
+  id: string,
+  level: CpuLevel,
+  human: 'sente' | 'gote',
+  title: Mode['title'],
+  description: Mode['description'],
+  group?: Mode['group'],
+): Mode {
   return {
     id,
     title,
     description,
+    ...(group === undefined ? {} : { group }),
     keepsResults: true,
     create: (ctx) => {
       const saved = ctx.resume === true ? ctx.cpuGames.load() : null;
@@ -35,8 +43,12 @@ function cpuMode(id: string, level: CpuLevel, human: 'sente' | 'gote', title: Mo
 }
 
 export const CPU_MODES: readonly Mode[] = [
-  cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc'),
-  cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc'),
-  cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc'),
+  // The seed page's start screen: one "play the CPU" entry whose buttons are the three levels.
+  cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc', { heading: 'modeCpuGroup', label: 'levelBeginner' }),
+  cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc', {
+    heading: 'modeCpuGroup',
+    label: 'levelIntermediate',
+  }),
+  cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc', { heading: 'modeCpuGroup', label: 'levelAdvanced' }),
   cpuMode('cpu-gote', 'intermediate', 'gote', 'modeCpuGote', 'modeCpuGoteDesc'),
 ];

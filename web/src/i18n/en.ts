@@ -52,7 +52,6 @@ export const en = {
   curtainSetup: '{side} arranges their pieces next. Hand the device to {side}; the other player looks away.',
   curtainTurn: "It is {side}'s turn. Hand the device to {side}; only {side} should look.",
   curtainFirst: 'The board is hidden.',
-  startSetup: "Start {side}'s arrangement",
   startTurn: "Start {side}'s turn",
 
   turnTitle: '{side} to move',
@@ -136,6 +135,10 @@ export const en = {
   tableSource: 'Generated from the game’s referee, not typed by hand.',
 
   // CPU mode
+  modeCpuGroup: 'Play the CPU',
+  levelBeginner: 'Beginner',
+  levelIntermediate: 'Intermediate',
+  levelAdvanced: 'Advanced',
   modeCpuBeginner: 'Play the CPU: beginner',
   modeCpuBeginnerDesc:
     'You are sente (vermilion pieces) and move first. A gentle opponent that sometimes slips. The CPU never sees your pieces: it guesses from moves and battles.',

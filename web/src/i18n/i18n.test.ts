@@ -66,7 +66,8 @@ describe('Korean particles', () => {
 
 describe('sentences', () => {
   it('ends each line read out with the language’s full stop, once', () => {
-    const en = new I18n(testEngine().kinds, undefined, ['en']);
+    const en = new I18n(testEngine().kinds, undefined, []);
+    en.setLang('en');
     expect(en.sentences(['Your spy won (b5)', 'The enemy moved c5 → c4.', 'Your turn'])).toBe(
       'Your spy won (b5). The enemy moved c5 → c4. Your turn.',
     );
@@ -79,10 +80,14 @@ describe('sentences', () => {
 });
 
 describe('language choice', () => {
-  it('follows the browser, falls back to English, and remembers a switch', () => {
+  it('follows the browser between Japanese and Korean, else Japanese, and remembers a switch', () => {
     expect(detectLang(['ko-KR', 'en'])).toBe('ko');
     expect(detectLang(['fr', 'ja-JP'])).toBe('ja');
-    expect(detectLang(['de'])).toBe('en');
+    expect(detectLang(['de'])).toBe('ja');
+    // A browser's English (also what an unset browser says) leaves the page in Japanese.
+    expect(detectLang(['en-US'])).toBe('ja');
+    expect(detectLang(['en-US', 'ko'])).toBe('ko');
+    expect(detectLang([])).toBe('ja');
     const storage = new MemoryStorage();
     const i18n = new I18n(testEngine().kinds, storage, ['ja']);
     expect(i18n.lang).toBe('ja');
@@ -100,7 +105,8 @@ describe('language choice', () => {
   });
 
   it('formats messages with piece names from the engine', () => {
-    const i18n = new I18n(testEngine().kinds, undefined, ['en']);
+    const i18n = new I18n(testEngine().kinds, undefined, []);
+    i18n.setLang('en');
     expect(i18n.t('battleLost', { kind: i18n.kind('lieutenant_colonel'), square: 'c5' })).toBe(
       'Your lieutenant colonel lost (c5)',
     );

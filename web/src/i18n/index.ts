@@ -24,14 +24,18 @@ export const CATALOGUES: Readonly<Record<Lang, Catalogue>> = { ja, ko, en };
 
 const STORAGE_KEY = 'gunjin.lang';
 
-/** The first of the browser's preferred languages that the page speaks; English otherwise. */
+/**
+ * Japanese, unless the browser prefers Korean to it: the game's players read one of the two (as
+ * the seed site is Japanese and Korean). English is there to choose (the switch, `?lang=en`) and
+ * is then remembered; a browser's English alone does not pick it, since that is also what a
+ * browser says when nobody set a language.
+ */
 export function detectLang(preferred: readonly string[]): Lang {
   for (const tag of preferred) {
     const base = tag.toLowerCase().split('-')[0];
-    const lang = asLang(base);
-    if (lang !== null) return lang;
+    if (base === 'ja' || base === 'ko') return base;
   }
-  return 'en';
+  return 'ja';
 }
 
 /** The language an id names (a `?lang=` parameter, a stored choice), if the page speaks it. */

@@ -54,7 +54,6 @@ export const ja: Catalogue = {
   curtainSetup: '次は{side}が駒を並べます。端末を{side}に渡し、相手は画面を見ないでください。',
   curtainTurn: '{side}の番です。端末を{side}に渡してください。{side}以外の人は画面を見ないでください。',
   curtainFirst: '盤は隠れています。',
-  startSetup: '{side}の駒並べを始める',
   startTurn: '{side}の番を始める',
 
   turnTitle: '{side}の番',
@@ -138,6 +137,10 @@ export const ja: Catalogue = {
   tableSource: 'この表は対局の審判プログラムから作っています。',
 
   // CPU mode
+  modeCpuGroup: 'CPU と対戦',
+  levelBeginner: '初級',
+  levelIntermediate: '中級',
+  levelAdvanced: '上級',
   modeCpuBeginner: 'CPU と対戦：初級',
   modeCpuBeginnerDesc:
     'あなたが先手（朱の駒）で先に指します。ときどき隙を見せるやさしい相手です。CPU はあなたの駒を見ず、駒の動きと戦いの結果から推し量ります。',

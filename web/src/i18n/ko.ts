@@ -54,7 +54,6 @@ export const ko: Catalogue = {
   curtainSetup: '다음은 {side|이} 말을 배치합니다. 기기를 {side}에게 넘기고, 상대는 화면을 보지 마세요.',
   curtainTurn: '{side} 차례입니다. 기기를 {side}에게 넘기세요. {side}만 화면을 보세요.',
   curtainFirst: '판이 가려져 있습니다.',
-  startSetup: '{side} 배치 시작하기',
   startTurn: '{side} 차례 시작하기',
 
   turnTitle: '{side} 차례',
@@ -138,6 +137,10 @@ export const ko: Catalogue = {
   tableSource: '이 표는 대국 심판 프로그램에서 만들어집니다.',
 
   // AI mode
+  modeCpuGroup: 'AI와 대결',
+  levelBeginner: '초급',
+  levelIntermediate: '중급',
+  levelAdvanced: '고급',
   modeCpuBeginner: 'AI와 대결: 초급',
   modeCpuBeginnerDesc:
     '내가 선공(주홍색 말)으로 먼저 둡니다. 가끔 빈틈을 보이는 순한 상대입니다. AI는 내 말을 보지 않고 움직임과 전투 결과로 짐작합니다.',
