@@ -1,5 +1,6 @@
 /** The CPU modes of the start screen: three levels with the human as sente, and the CPU as sente. */
 import type { Mode } from '../modes';
+import type { MessageKey } from '../i18n';
 import { WorkerCpu } from './client';
 import { CpuMatch } from './match';
 import { THINK_MS, type CpuLevel } from './protocol';
@@ -15,13 +16,14 @@ function cpuMode(
   human: 'sente' | 'gote',
   title: Mode['title'],
   description: Mode['description'],
-  group?: Mode['group'],
+  levelLabel?: MessageKey,
 ): Mode {
   return {
     id,
     title,
     description,
-    ...(group === undefined ? {} : { group }),
+    // A level of "play the CPU" is listed under that heading, named by its level alone.
+    ...(levelLabel === undefined ? {} : { group: { heading: 'modeCpuGroup', label: levelLabel } }),
     keepsResults: true,
     create: (ctx) => {
       const saved = ctx.resume === true ? ctx.cpuGames.load() : null;
@@ -44,11 +46,8 @@ function cpuMode(
 
 export const CPU_MODES: readonly Mode[] = [
   // The seed page's start screen: one "play the CPU" entry whose buttons are the three levels.
-  cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc', { heading: 'modeCpuGroup', label: 'levelBeginner' }),
-  cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc', {
-    heading: 'modeCpuGroup',
-    label: 'levelIntermediate',
-  }),
-  cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc', { heading: 'modeCpuGroup', label: 'levelAdvanced' }),
+  cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc', 'levelBeginner'),
+  cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc', 'levelIntermediate'),
+  cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc', 'levelAdvanced'),
   cpuMode('cpu-gote', 'intermediate', 'gote', 'modeCpuGote', 'modeCpuGoteDesc'),
 ];
