@@ -722,7 +722,7 @@ export class App {
       const status = match.resign();
       if (status !== null) this.say(this.statusText(status));
       this.update();
-    }, { key: 'resign', class: 'btn danger wide' });
+    }, { key: 'resign', class: 'btn danger wide', disabled: !match.canResign });
   }
 
   private matchPanel(match: Match): Node[] {
@@ -968,7 +968,7 @@ export class App {
       if (jump !== null && review?.at === i + 1) jump.setAttribute('aria-current', 'step');
       list.append(jump === null ? h('li', { text }) : h('li', {}, jump));
     });
-    const box = h('details', { class: 'log-box' }, h('summary', { text: `${t.t('log')} (${history.length})` }), list);
+    const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }) }), list);
     // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
     box.open = this.logOpen;
     box.addEventListener('toggle', () => {
@@ -1025,6 +1025,7 @@ export class App {
       last: t.t('cellLast'),
       hq: t.t('cellHq'),
       enemyMark: t.t('enemyMark'),
+      separator: t.t('listSeparator'),
     };
   }
 

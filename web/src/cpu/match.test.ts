@@ -211,8 +211,13 @@ describe('CpuMatch', () => {
     expect(m.confirmSetup()).toBe(true);
     expect(m.phase.kind).toBe('waiting');
     expect(m.confirmSetup()).toBe(false);
+    // No game yet, so nothing to resign: the page shows the button disabled.
+    expect(m.canResign).toBe(false);
+    expect(m.resign()).toBeNull();
+    expect(m.phase.kind).toBe('waiting');
     await settle(s);
     expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    expect(m.canResign).toBe(true);
   });
 
   it('offers the arrangement confirmed in the last game as the previous one after "play again"', async () => {

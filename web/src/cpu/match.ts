@@ -195,9 +195,14 @@ export class CpuMatch implements Match {
   /** Nothing to hand over: the CPU answers on its own. */
   handOver(): void {}
 
-  resign(): Status | null {
+  /** Not before the game exists: after the human's arrangement the CPU's may still be on its way. */
+  get canResign(): boolean {
     const p = this.current;
-    if ((p.kind !== 'turn' && p.kind !== 'waiting') || this.game === null) return null;
+    return (p.kind === 'turn' || p.kind === 'waiting') && this.game !== null;
+  }
+
+  resign(): Status | null {
+    if (!this.canResign || this.game === null) return null;
     this.epoch++;
     const status = this.game.resign(this.human);
     this.selection = null;

@@ -6,7 +6,6 @@ export const en = {
   help: 'Rules & help',
   table: 'Win/loss table',
   close: 'Close',
-  loading: 'Loading the referee…',
   loadFailed: 'The game could not start: {error}',
   helpLoading: 'Loading the rules…',
   helpCite: 'Source {n}',
@@ -64,7 +63,6 @@ export const en = {
   battleWon: 'Your {kind} won ({square})',
   battleLost: 'Your {kind} lost ({square})',
   battleBoth: 'Your {kind} and the enemy piece were both removed ({square})',
-  battleUnknown: 'A battle on {square}: {outcome}.',
   outcome_attacker: 'the attacker won',
   outcome_defender: 'the defender won',
   outcome_both: 'both removed',
@@ -79,7 +77,7 @@ export const en = {
   resign: 'Resign',
   playAgain: 'Play again',
   chooseModeAgain: 'Choose the mode again',
-  log: 'Game record',
+  logSummary: 'Game record ({n})',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} — battle: {outcome}',
 
@@ -103,7 +101,6 @@ export const en = {
 
   board: 'Board',
   gridLabel: 'Board as buttons: arrow keys move, Enter or Space presses',
-  boardMount: '3D board',
   board3dLabel: '3D board: drag to turn it, wheel or pinch to zoom; click a piece, then its destination',
   view3dDiagonal: 'Slanted view',
   view3dTop: 'From above',
@@ -212,6 +209,7 @@ export const en = {
   onlineClosedAbandoned: 'The room was closed: a player left for a game against the CPU.',
   onlineClosedExpired: 'The room has expired.',
   onlineRefused: 'The server refused that ({code}).',
+  onlineConfirmFailed: 'The arrangement could not be sent. Try again.',
 } as const;
 
 /** The keys of the catalogue. */

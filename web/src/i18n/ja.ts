@@ -8,7 +8,6 @@ export const ja: Catalogue = {
   help: 'ルールと使い方',
   table: '勝敗表',
   close: '閉じる',
-  loading: '審判を準備しています…',
   loadFailed: '対局を始められませんでした：{error}',
   helpLoading: 'ルールを読み込んでいます…',
   helpCite: '出典 {n}',
@@ -66,7 +65,6 @@ export const ja: Catalogue = {
   battleWon: 'あなたの{kind}は勝ちました（{square}）',
   battleLost: 'あなたの{kind}は負けました（{square}）',
   battleBoth: 'あなたの{kind}は相手の駒と相打ちになりました（{square}）',
-  battleUnknown: '{square} で戦い：{outcome}。',
   outcome_attacker: '攻め手の勝ち',
   outcome_defender: '受け手の勝ち',
   outcome_both: '相打ち',
@@ -81,7 +79,7 @@ export const ja: Catalogue = {
   resign: '投了',
   playAgain: 'もう一度',
   chooseModeAgain: '遊び方を選び直す',
-  log: '棋譜',
+  logSummary: '棋譜 ({n})',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} ― 戦い：{outcome}',
 
@@ -105,7 +103,6 @@ export const ja: Catalogue = {
 
   board: '盤',
   gridLabel: 'ボタンの盤：矢印キーでマスを移り、Enter かスペースで押します',
-  boardMount: '3D の盤',
   board3dLabel: '3D の盤：ドラッグで回転、ホイールやピンチで拡大縮小。駒を押してから行き先を押します',
   view3dDiagonal: '斜めから',
   view3dTop: '真上から',
@@ -213,4 +210,5 @@ export const ja: Catalogue = {
   onlineClosedAbandoned: 'ルームは閉じられました。一方のプレイヤーが CPU との対局に移りました。',
   onlineClosedExpired: 'ルームの期限が切れました。',
   onlineRefused: 'サーバーに受け付けられませんでした（{code}）。',
+  onlineConfirmFailed: '並べ方を送れませんでした。もう一度押してください。',
 };

@@ -8,7 +8,6 @@ export const ko: Catalogue = {
   help: '규칙과 도움말',
   table: '승패표',
   close: '닫기',
-  loading: '심판을 준비하는 중…',
   loadFailed: '대국을 시작할 수 없습니다: {error}',
   helpLoading: '규칙을 불러오는 중…',
   helpCite: '출처 {n}',
@@ -66,7 +65,6 @@ export const ko: Catalogue = {
   battleWon: '내 {kind} 말이 이겼습니다({square})',
   battleLost: '내 {kind} 말이 졌습니다({square})',
   battleBoth: '내 {kind} 말과 상대 말이 모두 제거되었습니다({square})',
-  battleUnknown: '{square}에서 전투: {outcome}.',
   outcome_attacker: '공격 측 승리',
   outcome_defender: '방어 측 승리',
   outcome_both: '동시 제거',
@@ -81,7 +79,7 @@ export const ko: Catalogue = {
   resign: '기권',
   playAgain: '다시 하기',
   chooseModeAgain: '플레이 방식 다시 선택하기',
-  log: '기보',
+  logSummary: '기보 ({n})',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} — 전투: {outcome}',
 
@@ -105,7 +103,6 @@ export const ko: Catalogue = {
 
   board: '판',
   gridLabel: '버튼 판: 화살표 키로 칸 사이를 이동하고 Enter나 스페이스로 누릅니다',
-  boardMount: '3D 판',
   board3dLabel: '3D 판: 끌어서 돌리고, 휠이나 두 손가락으로 확대·축소합니다. 말을 누른 다음 갈 칸을 누르세요',
   view3dDiagonal: '비스듬히',
   view3dTop: '위에서',
@@ -213,4 +210,5 @@ export const ko: Catalogue = {
   onlineClosedAbandoned: '방이 닫혔습니다. 한 사람이 AI와의 대국으로 옮겼습니다.',
   onlineClosedExpired: '방이 만료되었습니다.',
   onlineRefused: '서버가 받아들이지 않았습니다 ({code}).',
+  onlineConfirmFailed: '배치를 보내지 못했습니다. 다시 눌러 주세요.',
 };

@@ -294,10 +294,13 @@ export class OnlineMatch implements Match {
     // Nothing to hand over: the friend has their own screen.
   }
 
+  get canResign(): boolean {
+    return this.state?.phase === 'playing';
+  }
+
   /** Resigns; the result comes back from the server (`ended`), so nothing is known yet. */
   resign(): Status | null {
-    const s = this.state;
-    if (s === null || s.phase !== 'playing') return null;
+    if (!this.canResign) return null;
     this.client?.resign();
     return null;
   }

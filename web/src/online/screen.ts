@@ -203,7 +203,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           kit.setupTools(match, p.setup),
           // Once the friend has confirmed, confirming starts the game: no waiting to announce.
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
-            if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineRefused' : 'onlineNotConnected', { code: '' }), 'warn');
+            if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineConfirmFailed' : 'onlineNotConnected'), 'warn');
             kit.update();
           }, { key: 'confirm', class: 'btn primary wide' }),
         );

@@ -123,11 +123,16 @@ describe('LocalMatch', () => {
 
   it('ends by resignation with everything revealed, and restarts at the setup', () => {
     const m = newMatch();
+    expect(m.canResign).toBe(false);
     throughSetup(m);
+    // Behind the curtain nobody is looking, so nobody can resign.
+    expect(m.canResign).toBe(false);
     m.reveal();
+    expect(m.canResign).toBe(true);
     const status = m.resign();
     expect(status).toEqual({ state: 'won', winner: 'gote', reason: 'resignation' });
     expect(m.phase.kind).toBe('over');
+    expect(m.canResign).toBe(false);
     const state = boardState(m, (k) => k);
     expect(state.pieces).toHaveLength(46);
     expect(state.pieces.every((p) => p.kind !== undefined)).toBe(true);

@@ -61,6 +61,8 @@ export interface Match {
   confirmSetup(): boolean;
   press(square: Square): TurnEvent;
   handOver(): void;
+  /** Whether `resign` would end a game now (there is a game, and it is on). */
+  readonly canResign: boolean;
   resign(): Status | null;
   restart(): void;
   /** Registers a listener for changes that do not come from the page's own calls. */
@@ -328,10 +330,15 @@ export class LocalMatch implements Match {
     this.current = { kind: 'turn-curtain', side: opponent(p.side) };
   }
 
+  get canResign(): boolean {
+    const p = this.current;
+    return (p.kind === 'turn' || p.kind === 'moved') && this.game !== null;
+  }
+
   /** The player looking now resigns. */
   resign(): Status | null {
     const p = this.current;
-    if ((p.kind !== 'turn' && p.kind !== 'moved') || this.game === null) return null;
+    if (!this.canResign || this.game === null) return null;
     const status = this.game.resign(p.side);
     this.selection = null;
     this.current = { kind: 'over', side: p.side, status };

@@ -25,6 +25,8 @@ export interface GridText {
   last: string;
   hq: string;
   enemyMark: string;
+  /** Joins the parts of a square's name (a language's list separator). */
+  separator: string;
 }
 
 interface Cell {
@@ -167,7 +169,7 @@ export class GridBoard implements BoardView {
     if (flags.move) extra.push(t.move);
     if (flags.attack) extra.push(t.attack);
     if (flags.last) extra.push(t.last);
-    return extra.length === 0 ? main : `${main}, ${extra.join(', ')}`;
+    return [main, ...extra].join(t.separator);
   }
 
   private layout(viewer: Side): void {
