@@ -21,14 +21,21 @@ pub(crate) enum LineRefusal {
 }
 
 /// Parses a request line into JSON.
+/// An object that names a key twice is of no request's shape: which of the two was meant?
 pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
-    serde_json::from_str(line).map_err(|e| {
+    let value = serde_json::from_str(line).map_err(|e| {
         if too_deep_but_json(line, &e) {
             LineRefusal::WrongShape(TOO_DEEP.into())
         } else {
             LineRefusal::NotJson(e.to_string())
         }
-    })
+    })?;
+    match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(line)) {
+        Some(key) => Err(LineRefusal::WrongShape(format!(
+            "the key {key:?} appears twice in one object"
+        ))),
+        None => Ok(value),
+    }
 }
 
 /// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: not JSON when that

@@ -353,6 +353,12 @@ fn every_error_code_is_answered_and_changes_nothing() {
     bad_setup.gote.insert("c7".into(), "dragon".into());
     bad_setup.gote.insert("q9".into(), "spy".into());
     let bad_new = hand_new(&bad_setup).to_string();
+    // The game's own setup with one square named a second time: which kind was meant?
+    let twice =
+        hand_new(&setup)
+            .to_string()
+            .replacen(r#""sente":{"#, r#""sente":{"a1":"flag","#, 1);
+    assert!(setup.sente.contains_key("a1"));
 
     let cases: &[(&str, &str)] = &[
         ("{\"cmd\":", "bad_json"),
@@ -376,6 +382,8 @@ fn every_error_code_is_answered_and_changes_nothing() {
             r#"{"cmd":"new","ruleset":"house","setup":{"sente":{},"gote":{}}}"#,
             "bad_request",
         ),
+        (&twice, "bad_request"),
+        (r#"{"cmd":"board","cmd":"legal_moves"}"#, "bad_request"),
         (r#"{"cmd":"castle"}"#, "unknown_cmd"),
         (r#"{"cmd":"BOARD"}"#, "unknown_cmd"),
         (&bad_new, "invalid_setup"),

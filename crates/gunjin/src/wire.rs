@@ -150,6 +150,81 @@ fn removed_kinds(pieces: &[(Square, Piece)], side: Side) -> Vec<Kind> {
         .collect()
 }
 
+/// The first key that appears twice in one object of the text `de` reads (at any depth), if
+/// any, e.g. `repeated_key(&mut serde_json::Deserializer::from_str(text))`. Meant for a text the
+/// parser has accepted: in one it cannot read, this reports only what it met before the fault
+/// (judging that is the parser's job). JSON parsers keep one of two equal keys silently, so a
+/// setup naming a square twice would be read as one of its two meanings: the edges refuse such
+/// a text instead.
+#[must_use]
+pub fn repeated_key<'de, D: serde::Deserializer<'de>>(de: D) -> Option<String> {
+    let mut found = None;
+    // An error is either the repeated key (recorded in `found`) or a text that cannot be read.
+    let _ = serde::de::DeserializeSeed::deserialize(UniqueKeys(&mut found), de);
+    found
+}
+
+/// Walks a JSON value, recording the first key repeated within one object.
+struct UniqueKeys<'a>(&'a mut Option<String>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, de: D) -> Result<(), D::Error> {
+        de.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(UniqueKeys(&mut *self.0))?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                *self.0 = Some(key);
+                return Err(serde::de::Error::custom("a key repeated in one object"));
+            }
+            map.next_value_seed(UniqueKeys(&mut *self.0))?;
+            seen.insert(key);
+        }
+        Ok(())
+    }
+}
+
 /// One side's setup as JSON: square name → kind id.
 pub type WireSetup = BTreeMap<String, String>;
 
@@ -166,5 +241,48 @@ impl crate::setup::Deployment {
     #[must_use]
     pub fn to_wire(&self) -> BTreeMap<Square, Kind> {
         self.pieces().collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn repeated_key(text: &str) -> Option<String> {
+        super::repeated_key(&mut serde_json::Deserializer::from_str(text))
+    }
+
+    #[test]
+    fn a_key_repeated_in_one_object_is_found_at_any_depth() {
+        assert_eq!(
+            repeated_key(r#"{"a1":"flag","a2":"mine","a1":"mine"}"#).as_deref(),
+            Some("a1")
+        );
+        assert_eq!(
+            repeated_key(r#"{"cmd":"board","cmd":"legal_moves"}"#).as_deref(),
+            Some("cmd")
+        );
+        assert_eq!(
+            repeated_key(r#"{"setup":{"sente":{"b2":"tank"},"gote":[{"x":1,"y":{"z":0,"z":0}}]}}"#)
+                .as_deref(),
+            Some("z")
+        );
+        // The same key written with an escape is the same key.
+        assert_eq!(
+            repeated_key(r#"{"a1":1,"\u00611":2}"#).as_deref(),
+            Some("a1")
+        );
+    }
+
+    #[test]
+    fn equal_keys_in_different_objects_and_non_json_are_not_repeats() {
+        for text in [
+            r#"{"sente":{"a1":"mine"},"gote":{"a1":"mine"}}"#,
+            r#"[{"k":1},{"k":2}]"#,
+            r#"{"a":[1,2.5,-3,true,null,"s"],"b":{}}"#,
+            "not json",
+            r#"{"a":1,"#,
+            "",
+        ] {
+            assert_eq!(repeated_key(text), None, "{text}");
+        }
     }
 }

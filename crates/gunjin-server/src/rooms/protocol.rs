@@ -284,9 +284,12 @@ pub enum ServerMsg<G: RefereeGame> {
     },
 }
 
-/// Why a frame could not be read.
+/// Reads a client frame, or says why it cannot be read.
+///
+/// A frame that names a key twice (a setup naming a square twice) is `bad_request`: JSON
+/// parsers would keep one of the two silently.
 pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
-    serde_json::from_str(text).map_err(|e| {
+    let msg = serde_json::from_str(text).map_err(|e| {
         let code = match e.classify() {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 ErrorCode::BadJson
@@ -294,7 +297,14 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
             _ => ErrorCode::BadRequest,
         };
         (code, e.to_string())
-    })
+    })?;
+    match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text)) {
+        Some(key) => Err((
+            ErrorCode::BadRequest,
+            format!("the key {key:?} appears twice in one object"),
+        )),
+        None => Ok(msg),
+    }
 }
 
 #[cfg(test)]
@@ -344,6 +354,15 @@ mod tests {
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
+        // A square named twice: which kind was meant? Neither is taken.
+        assert_eq!(
+            code(r#"{"t":"arrange","setup":{"a1":"flag","a2":"mine","a1":"mine"}}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"resign","t":"ping"}"#),
+            Some(ErrorCode::BadRequest)
+        );
     }
 
     #[test]
