@@ -449,6 +449,61 @@ fn flag_on_c2_or_d2_is_guarded_by_the_piece_in_cd1() {
 }
 
 #[test]
+fn flag_on_c7_or_d7_is_guarded_by_a_mobile_piece_in_cd8() {
+    for (flag, from) in [("c7", "b7"), ("d7", "e7")] {
+        // Guarded by a colonel: a major falls to it, a lieutenant general takes only the flag.
+        let mut p = pos(
+            &format!("g:flag@{flag} g:colonel@cd8 g:spy@f8 s:major@{from} s:spy@a1"),
+            Side::Sente,
+        );
+        let played = p.play(mv(from, flag)).unwrap();
+        assert_eq!(played.battle.unwrap().outcome, Outcome::Defender, "{flag}");
+        assert_eq!(kind_at(&p, flag), Some((Side::Gote, Kind::Flag)));
+        assert_eq!(kind_at(&p, "cd8"), Some((Side::Gote, Kind::Colonel)));
+
+        let mut p = pos(
+            &format!("g:flag@{flag} g:colonel@cd8 g:spy@f8 s:lieutenant_general@{from} s:spy@a1"),
+            Side::Sente,
+        );
+        let played = p.play(mv(from, flag)).unwrap();
+        assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker, "{flag}");
+        assert_eq!(
+            kind_at(&p, flag),
+            Some((Side::Sente, Kind::LieutenantGeneral))
+        );
+        assert_eq!(kind_at(&p, "cd8"), Some((Side::Gote, Kind::Colonel)));
+    }
+}
+
+#[test]
+fn flag_on_c2_or_d2_with_a_mine_in_cd1_fights_like_the_mine_which_stays() {
+    for (flag, from) in [("c2", "b2"), ("d2", "e2")] {
+        // A colonel takes the flag with it; the mine behind is not used up.
+        let mut p = pos(
+            &format!("s:flag@{flag} s:mine@cd1 s:spy@f1 g:colonel@{from} g:major@a8"),
+            Side::Gote,
+        );
+        let start = p.clone();
+        let played = p.play(mv(from, flag)).unwrap();
+        assert_eq!(played.battle.unwrap().outcome, Outcome::Both, "{flag}");
+        assert_eq!(kind_at(&p, flag), None);
+        assert_eq!(kind_at(&p, "cd1"), Some((Side::Sente, Kind::Mine)));
+        assert_eq!(lost(&start, &p, Side::Sente), [Kind::Flag]);
+        assert_eq!(lost(&start, &p, Side::Gote), [Kind::Colonel]);
+
+        // A plane beats it: only the flag falls, and the plane stands on its square.
+        let mut p = pos(
+            &format!("s:flag@{flag} s:mine@cd1 s:spy@f1 g:plane@{from} g:major@a8"),
+            Side::Gote,
+        );
+        let played = p.play(mv(from, flag)).unwrap();
+        assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker, "{flag}");
+        assert_eq!(kind_at(&p, flag), Some((Side::Gote, Kind::Plane)));
+        assert_eq!(kind_at(&p, "cd1"), Some((Side::Sente, Kind::Mine)));
+    }
+}
+
+#[test]
 fn announcement_carries_only_square_and_outcome() {
     let battle = Battle {
         square: sq("b5"),
