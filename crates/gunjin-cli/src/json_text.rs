@@ -21,6 +21,7 @@ pub(crate) enum LineRefusal {
 }
 
 /// Parses a request line into JSON.
+///
 /// An object that names a key twice is of no request's shape: which of the two was meant?
 pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
     let value = serde_json::from_str(line).map_err(|e| {
