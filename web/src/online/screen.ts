@@ -5,6 +5,7 @@
  */
 import type { PanelKit } from '../app';
 import type { Mode } from '../modes';
+import type { I18n } from '../i18n';
 import type { Match } from '../state/match';
 import { button, h } from '../ui/dom';
 import type { OnlineMatch } from './match';
@@ -94,6 +95,13 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   if (lines.length > 0) kit.say(t.sentences(lines));
 }
 
+/** Why a room could not be created, looked at or joined: the network, a busy server, or its code. */
+export function failureText(t: I18n, code: string): string {
+  if (code === 'network') return t.t('onlineUnreachable');
+  if (code === 'rate_limited') return t.t('onlineBusy');
+  return t.t('onlineFailed', { code });
+}
+
 function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | null)[] {
   const t = kit.i18n;
   announce(match, kit);
@@ -116,7 +124,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     case 'failed':
       return [
         ...out,
-        msg(stage.code === 'rate_limited' ? t.t('onlineBusy') : t.t('onlineFailed', { code: stage.code }), 'warn'),
+        msg(failureText(t, stage.code), 'warn'),
         focusIfLost(button(t.t('onlineRetry'), () => match.retry(), { key: 'online-retry', class: 'btn primary wide' })),
         footer,
       ];
