@@ -202,7 +202,14 @@ fn read(frame: &Frame) -> Reading {
         Frame::Text(text) if text.len() > MAX_MESSAGE => return Reading::Refused("too_large"),
         Frame::Text(text) => text,
     };
-    match serde_json::from_str::<ClientMsg<Gunjin>>(text) {
+    let parsed = serde_json::from_str::<ClientMsg<Gunjin>>(text);
+    // A readable frame that names a key twice is refused: which of the two was meant?
+    if parsed.is_ok()
+        && gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text)).is_some()
+    {
+        return Reading::Refused("bad_request");
+    }
+    match parsed {
         Ok(ClientMsg::Ping {}) => Reading::Ping,
         Ok(ClientMsg::Sync {}) => Reading::Sync,
         Ok(ClientMsg::Hello { token, .. }) => Reading::Hello(token),
