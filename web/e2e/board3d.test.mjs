@@ -142,6 +142,37 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('writes the column letters and row numbers in the margin, on both sides', async () => {
+    const isInk = ([r, g, b]) => r < 150 && !isWater([r, g, b]);
+    /** Where a point `t` squares beyond `square`, away from `inward`, falls on screen. */
+    const beyond = async (page, square, inward, t = 0.75) => {
+      const a = await at(page, square);
+      const b = await at(page, inward);
+      return { x: Math.round(a.x + (a.x - b.x) * t), y: Math.round(a.y + (a.y - b.y) * t) };
+    };
+    for (const viewer of ['sente', 'gote']) {
+      const page = await openBoard();
+      await setState(page, state({ viewer }));
+      const image = await shot(page);
+      const ink = async (square, inward, t) => countPixels(image, await beyond(page, square, inward, t), 6, isInk);
+      // The viewer's own edge and left: letters below each column, numbers beside each row.
+      const near = viewer === 'sente' ? ['a1', 'a2', 'f1', 'f2', 'a1', 'b1', 'a4', 'b4'] : ['f8', 'f7', 'a8', 'a7', 'f8', 'e8', 'f5', 'e5'];
+      for (let i = 0; i < near.length; i += 2) {
+        const n = await ink(near[i], near[i + 1]);
+        assert.ok(n > 4, `${viewer}: a label beyond ${near[i]} (${n} ink pixels)`);
+      }
+      // Between two labels the margin is bare wood.
+      const between = viewer === 'sente' ? ['a1', 'a2'] : ['f8', 'f7'];
+      const a = await at(page, between[0]);
+      const b = await at(page, viewer === 'sente' ? 'b1' : 'e8');
+      const edge = await beyond(page, between[0], between[1]);
+      const gap = { x: Math.round(edge.x + (b.x - a.x) / 2), y: Math.round(edge.y + (b.y - a.y) / 2) };
+      assert.ok(countPixels(image, gap, 4, isInk) <= 2, `${viewer}: no label between two columns`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  });
+
   it('shows gote the board from gote\'s side', async () => {
     const page = await openBoard();
     await setState(page, state({ viewer: 'gote' }));

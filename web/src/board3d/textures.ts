@@ -4,7 +4,7 @@
  * downloaded; text uses the fonts the system already has.
  */
 import { CanvasTexture, LinearMipmapLinearFilter, SRGBColorSpace } from 'three';
-import { BOARD_DEPTH, BOARD_WIDTH, CELL, CELLS, RIVER } from './layout';
+import { BOARD_DEPTH, BOARD_WIDTH, CELL, CELLS, MARGIN, RIVER, columnX, rowZ } from './layout';
 
 /** A small deterministic generator, so every run paints the same wood. */
 function seeded(seed: number): () => number {
@@ -75,7 +75,37 @@ export const BOARD_COLORS = {
 /** Pixels per world unit on the board face. */
 const BOARD_PX = 176;
 
-/** The board's top face: wood, square lines, river, headquarters and entrance marks. */
+/**
+ * Column letters and row numbers in the margin, as the move record and the battle reports name
+ * squares: upright for sente along its own edge and on its left, turned round for gote along the
+ * far edge and on the right (gote's left).
+ */
+function paintCoordinates(ctx: CanvasRenderingContext2D, px: (x: number) => number, pz: (z: number) => number): void {
+  ctx.save();
+  ctx.fillStyle = 'rgba(43, 29, 16, 0.6)';
+  ctx.font = `600 ${Math.round(0.26 * BOARD_PX)}px system-ui, sans-serif`;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const label = (text: string, x: number, z: number, turned: boolean): void => {
+    ctx.save();
+    ctx.translate(px(x), pz(z));
+    if (turned) ctx.rotate(Math.PI);
+    ctx.fillText(text, 0, 0);
+    ctx.restore();
+  };
+  const inset = MARGIN / 2;
+  ['a', 'b', 'c', 'd', 'e', 'f'].forEach((name, column) => {
+    label(name, columnX(column), BOARD_DEPTH / 2 - inset, false);
+    label(name, columnX(column), -BOARD_DEPTH / 2 + inset, true);
+  });
+  for (let row = 1; row <= 8; row++) {
+    label(String(row), -BOARD_WIDTH / 2 + inset, rowZ(row), false);
+    label(String(row), BOARD_WIDTH / 2 - inset, rowZ(row), true);
+  }
+  ctx.restore();
+}
+
+/** The board's top face: wood, square lines, river, headquarters and entrance marks, coordinates. */
 export function boardFaceTexture(anisotropy: number): CanvasTexture {
   const width = Math.round(BOARD_WIDTH * BOARD_PX);
   const height = Math.round(BOARD_DEPTH * BOARD_PX);
@@ -156,6 +186,7 @@ export function boardFaceTexture(anisotropy: number): CanvasTexture {
   ctx.strokeStyle = BOARD_COLORS.ink;
   ctx.strokeRect(px(-3), pz(-4 - RIVER / 2), 6 * BOARD_PX, 4 * BOARD_PX);
   ctx.strokeRect(px(-3), pz(RIVER / 2), 6 * BOARD_PX, 4 * BOARD_PX);
+  paintCoordinates(ctx, px, pz);
   return toTexture(canvas, anisotropy);
 }
 
