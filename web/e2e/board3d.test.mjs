@@ -154,7 +154,7 @@ describe('3D board', () => {
       const page = await openBoard();
       await setState(page, state({ viewer }));
       const image = await shot(page);
-      const ink = async (square, inward, t) => countPixels(image, await beyond(page, square, inward, t), 6, isInk);
+      const ink = async (square, inward) => countPixels(image, await beyond(page, square, inward), 6, isInk);
       // The viewer's own edge and left: letters below each column, numbers beside each row.
       const near = viewer === 'sente' ? ['a1', 'a2', 'f1', 'f2', 'a1', 'b1', 'a4', 'b4'] : ['f8', 'f7', 'a8', 'a7', 'f8', 'e8', 'f5', 'e5'];
       for (let i = 0; i < near.length; i += 2) {

@@ -32,9 +32,7 @@ pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
         }
     })?;
     match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(line)) {
-        Some(key) => Err(LineRefusal::WrongShape(format!(
-            "the key {key:?} appears twice in one object"
-        ))),
+        Some(repeated) => Err(LineRefusal::WrongShape(repeated.to_string())),
         None => Ok(value),
     }
 }

@@ -157,11 +157,23 @@ fn removed_kinds(pieces: &[(Square, Piece)], side: Side) -> Vec<Kind> {
 /// setup naming a square twice would be read as one of its two meanings: the edges refuse such
 /// a text instead.
 #[must_use]
-pub fn repeated_key<'de, D: serde::Deserializer<'de>>(de: D) -> Option<String> {
+pub fn repeated_key<'de, D: serde::Deserializer<'de>>(de: D) -> Option<RepeatedKey> {
     let mut found = None;
     // An error is either the repeated key (recorded in `found`) or a text that cannot be read.
     let _ = serde::de::DeserializeSeed::deserialize(UniqueKeys(&mut found), de);
-    found
+    found.map(|key| RepeatedKey { key })
+}
+
+/// A key named twice in one object; says so in the words every edge answers with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RepeatedKey {
+    pub key: String,
+}
+
+impl core::fmt::Display for RepeatedKey {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "the key {:?} appears twice in one object", self.key)
+    }
 }
 
 /// Walks a JSON value, recording the first key repeated within one object.
@@ -247,7 +259,7 @@ impl crate::setup::Deployment {
 #[cfg(test)]
 mod tests {
     fn repeated_key(text: &str) -> Option<String> {
-        super::repeated_key(&mut serde_json::Deserializer::from_str(text))
+        super::repeated_key(&mut serde_json::Deserializer::from_str(text)).map(|r| r.key)
     }
 
     #[test]

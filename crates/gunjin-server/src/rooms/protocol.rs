@@ -299,10 +299,7 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         (code, e.to_string())
     })?;
     match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text)) {
-        Some(key) => Err((
-            ErrorCode::BadRequest,
-            format!("the key {key:?} appears twice in one object"),
-        )),
+        Some(repeated) => Err((ErrorCode::BadRequest, repeated.to_string())),
         None => Ok(msg),
     }
 }
