@@ -204,6 +204,55 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('on a phone the page stays put when the CPU answers, and a strip at the bottom tells the news', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    // The start screen opens at its top, not scrolled down to the focused mode button.
+    assert.equal(await page.evaluate(() => scrollY), 0);
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    const strip = () =>
+      page.$$eval('[data-status-strip]:not([hidden]) p', (ps) => ps.map((p) => ({ text: p.dataset.text, shown: getComputedStyle(p, '::before').content })));
+    // Pressed from script, so that nothing but the page itself could scroll.
+    const press = (square) => page.evaluate((sq) => document.querySelector(`.cell[data-square="${sq}"]`).click(), square);
+    for (let i = 0; i < 3 && (await phase(page)) === 'turn'; i++) {
+      const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+      await page.evaluate(() => scrollTo(0, 0));
+      await press(from);
+      await press(to);
+      if ((await waitForHuman(page)) !== 'turn') break;
+      assert.equal(await page.evaluate(() => scrollY), 0, 'the CPU’s answer scrolled the page');
+      const lines = await strip();
+      assert.equal(lines[0]?.text, 'Sente to move');
+      assert.ok(lines.some((l) => l.text === `You moved ${from} → ${to}.`), JSON.stringify(lines));
+      assert.ok(lines.some((l) => /^The enemy moved /.test(l.text)), JSON.stringify(lines));
+      // Painted by CSS from the attribute: the page's text holds each message once.
+      assert.ok(lines.every((l) => l.shown === JSON.stringify(l.text)), JSON.stringify(lines));
+      assert.equal(await page.evaluate(() => document.querySelector('[data-status-strip]').innerText.trim()), '');
+      const pos = await page.$eval('[data-status-strip]', (el) => getComputedStyle(el).position);
+      assert.equal(pos, 'sticky');
+    }
+    // A press on a square the piece cannot reach lets it go, and says so.
+    if ((await phase(page)) === 'turn') {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const from = moves[0][0];
+      const reach = new Set(moves.filter(([f]) => f === from).map(([, to]) => to));
+      const others = await page.$$eval('.cell[data-square]:not(.own)', (els) => els.map((e) => e.dataset.square));
+      const away = others.find((sq) => !reach.has(sq));
+      await press(from);
+      await press(away);
+      assert.equal(await page.textContent('[data-notice]'), 'Choice cleared.');
+      assert.equal(await page.$('.cell.selected'), null);
+      await page.click('[data-focus-key="resign"]');
+      assert.equal(await phase(page), 'over');
+      assert.deepEqual((await strip()).map((l) => l.text), ['Gote wins: Sente resigned.']);
+    }
+    // On a wide screen the panel beside the board says it all: no strip.
+    await page.setViewportSize({ width: 1280, height: 900 });
+    assert.equal(await page.$eval('[data-status-strip]', (el) => getComputedStyle(el).display), 'none');
+    await page.close();
+  });
+
   it('the advanced level answers from its worker and keeps its kinds out of the page (Korean)', async () => {
     const page = await openPage(browser, server.url, { lang: 'ko' });
     await page.click('.mode-button[data-mode="cpu-advanced"]');

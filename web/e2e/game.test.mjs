@@ -347,6 +347,8 @@ describe('one device, two players', () => {
       const ownLost = ownText === 'none' ? [] : ownText.split(', ');
       assert.equal(ownLost.length, 23 - (await page.$$eval(`.cell.${side}`, (els) => els.length)), ownText);
       for (const n of ownLost) assert.ok(names.includes(n), `${n} is a piece name`);
+      // Listed in the piece table's order, whatever order they were lost in.
+      assert.deepEqual(ownLost, [...ownLost].sort((a, b) => names.indexOf(a) - names.indexOf(b)), ownText);
       const enemyText = (await page.textContent('.removed-enemy')).trim();
       assert.match(enemyText, /^\d+$/, 'the enemy’s losses as a number only');
       assert.equal(Number(enemyText), 23 - (await page.$$eval(`.cell.${other}`, (els) => els.length)));

@@ -181,6 +181,10 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['setup']);
     await confirmArrangement(host);
     await host.waitForSelector('[data-focus-key="unarrange"]');
+    // Nobody has come, so nobody is said to be arranging.
+    const waiting = await host.textContent('.panel');
+    assert.match(waiting, /Your friend has not come yet/);
+    assert.doesNotMatch(waiting, /still arranging/);
     await host.waitForFunction(() => document.activeElement?.dataset.focusKey === 'unarrange');
     await host.keyboard.press('Enter');
     await waitPhase(host, ['setup']);

@@ -110,6 +110,7 @@ export class App {
   private readonly no3dNote: HTMLElement;
   /** After the end, the controls that step through the game, just above the board. */
   private readonly reviewBar: HTMLElement;
+  private readonly strip: HTMLElement;
   private readonly curtain: HTMLElement;
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
@@ -179,13 +180,16 @@ export class App {
       h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
       this.curtain,
     );
+    // Hidden from screen readers: the live region and the panel already say all of it.
+    this.strip = h('div', { class: 'status-strip', attrs: { 'aria-hidden': 'true', 'data-status-strip': '' } });
+    this.strip.hidden = true;
     this.panel = h('aside', { class: 'panel' });
     this.live = h('div', { class: 'sr-only live', attrs: { 'aria-live': 'polite', role: 'status' } });
     this.root = h(
       'div',
       { class: 'app' },
       h('header', { class: 'topbar' }, h('div', { class: 'brand' }, this.titleEl, this.taglineEl), this.toolbar),
-      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.reviewBar, this.stage), this.panel),
+      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.reviewBar, this.stage, this.strip), this.panel),
       this.live,
     );
     host.append(this.root);
@@ -306,6 +310,7 @@ export class App {
     if (p.kind === 'setup') {
       this.setupEvent(p.setup.press(square));
     } else if (p.kind === 'turn') {
+      const picked = match.selected?.square;
       const ev = match.press(square);
       // Each press replaces the last notice; a piece that cannot move (a mine, the flag, a
       // boxed-in piece) says so on the panel, not only to screen readers.
@@ -314,6 +319,10 @@ export class App {
         const { moves, attacks } = ev.destinations;
         if (moves.length + attacks.length === 0) this.note((t) => t.t('noMoves'), 'warn');
         else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
+      } else if (ev.type === 'deselected' && picked !== square) {
+        // A press on a square the piece cannot reach lets it go: say so, or it looks ignored.
+        // (Pressing the piece itself again, or Esc, lets it go on purpose: nothing to say.)
+        this.note((t) => t.t('unchosen'));
       } else if (ev.type === 'moved') {
         const lines = ev.reports.map((r) => this.reportText(r));
         if (ev.status.state !== 'ongoing') lines.push(this.statusText(ev.status));
@@ -398,6 +407,8 @@ export class App {
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
+    // Before any game the grid has nothing to press: out of the Tab order and the reading.
+    this.grid.element.inert = match === null;
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
@@ -416,6 +427,7 @@ export class App {
     const review = match === null ? null : this.reviewEl(match);
     this.reviewBar.hidden = review === null;
     this.reviewBar.replaceChildren(...(review === null ? [] : [review]));
+    this.drawStrip(match);
 
     if (phaseChanged) this.focusForPhase(match?.phase ?? null);
     else if (focusKey !== undefined) {
@@ -430,8 +442,8 @@ export class App {
           near = again.nextElementSibling;
           while (near !== null && !usable(near)) near = near.nextElementSibling;
         }
-        if (near instanceof HTMLElement) near.focus();
-      } else again?.focus();
+        if (near instanceof HTMLElement) near.focus({ preventScroll: true });
+      } else again?.focus({ preventScroll: true });
     }
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (hadFocus && lost) this.keepFocus();
@@ -450,35 +462,63 @@ export class App {
       const match = this.match;
       if (match === null) return;
       const phase = match.phase;
-      if (phase.kind === 'setup-curtain' || phase.kind === 'turn-curtain') this.curtain.querySelector<HTMLElement>('button')?.focus();
+      if (phase.kind === 'setup-curtain' || phase.kind === 'turn-curtain') this.focusCurtain();
       // Nobody is seated yet (a room still loading or inviting): its panel places the focus.
       else if (match.viewer === null) return;
-      else if (phase.kind === 'over') this.panel.querySelector<HTMLElement>('.result')?.focus();
+      else if (phase.kind === 'over') this.panel.querySelector<HTMLElement>('.result')?.focus({ preventScroll: true });
       else this.grid.focus(this.ownSquareToFocus(phase.side));
     }, 0);
   }
 
   private focusForPhase(phase: Phase | null): void {
     if (phase === null) {
-      (this.panel.querySelector<HTMLElement>('[data-focus-key^="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus();
+      (this.panel.querySelector<HTMLElement>('[data-focus-key^="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus({ preventScroll: true });
       return;
     }
     switch (phase.kind) {
       case 'setup-curtain':
       case 'turn-curtain':
-        this.curtain.querySelector<HTMLElement>('button')?.focus();
+        this.focusCurtain();
         break;
       case 'setup':
       case 'turn':
         this.grid.focus(this.ownSquareToFocus(phase.side));
         break;
       case 'moved':
-        this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus();
+        this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus({ preventScroll: true });
         break;
       case 'over':
-        this.panel.querySelector<HTMLElement>('.result')?.focus();
+        this.panel.querySelector<HTMLElement>('.result')?.focus({ preventScroll: true });
         break;
     }
+  }
+
+  /**
+   * Where the panel sits below the board (narrow screens), a strip pinned to the bottom of the
+   * screen repeats its news: whose turn, who is thinking, what the last moves did, the result.
+   * Taken from the panel as drawn, so every mode's panel feeds it alike.
+   */
+  private drawStrip(match: Match | null): void {
+    const texts = (selector: string): string[] =>
+      [...this.panel.querySelectorAll(selector)].map((el) => el.textContent?.trim() ?? '').filter((text) => text !== '');
+    const lines =
+      match === null || match.viewer === null || match.phase.kind === 'setup'
+        ? []
+        : match.phase.kind === 'over'
+          ? texts('.result-text')
+          : [...texts('h2').slice(0, 1), ...texts('[data-waiting]'), ...texts('.reports li')];
+    // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
+    // it (a player's find-in-page, a test) does not meet a second copy.
+    this.strip.replaceChildren(...lines.map((text) => h('p', { attrs: { 'data-text': text } })));
+    this.strip.hidden = lines.length === 0;
+  }
+
+  /** The curtain's card is what the next player must see, whole, wherever the last one had
+   * scrolled to (on a phone, the hand-over button is far below it). */
+  private focusCurtain(): void {
+    this.curtain.querySelector<HTMLElement>('button')?.focus({ preventScroll: true });
+    const card = this.curtain.querySelector<HTMLElement>('.curtain-card');
+    if (card !== null && typeof card.scrollIntoView === 'function') card.scrollIntoView({ block: 'nearest' });
   }
 
   /** Where the grid focus lands when a player starts looking: the square they last used if it
@@ -930,7 +970,7 @@ export class App {
       'div',
       { class: 'removed' },
       h('h3', { text: t.t('removedOwn') }),
-      h('p', { class: 'removed-own', text: own.length === 0 ? t.t('removedNone') : own.map((k) => t.kind(k)).join(t.t('listSeparator')) }),
+      h('p', { class: 'removed-own', text: this.kindList(own) }),
       h('h3', { text: t.t('removedEnemy') }),
       h('p', { class: 'removed-enemy', text: t.t('removedCount', { count: enemyCount }) }),
       quiet > 0 ? h('p', { class: 'small', text: t.t('noBattleCount', { count: quiet }) }) : null,
@@ -942,9 +982,20 @@ export class App {
     return h(
       'div',
       { class: 'removed' },
-      h('h3', {}, h('span', { class: `side-badge side-${side}`, text: t.side(side) }), ' ', title),
-      h('p', { text: kinds.length === 0 ? t.t('removedNone') : kinds.map((k) => t.kind(k)).join(t.t('listSeparator')) }),
+      // The side follows the title: before it, "Gote: enemy pieces removed" read as Gote's catch.
+      h('h3', {}, title, ' ', h('span', { class: `side-badge side-${side}`, text: t.side(side) })),
+      h('p', { text: this.kindList(kinds) }),
     );
+  }
+
+  /** Piece names in the order of the piece table, officers first (the order of the removals
+   * says nothing useful). */
+  private kindList(kinds: readonly string[]): string {
+    const t = this.i18n;
+    if (kinds.length === 0) return t.t('removedNone');
+    const rank = new Map(this.engine.kinds.map((k, i) => [k.id as string, i]));
+    const sorted = [...kinds].sort((a, b) => (rank.get(a) ?? 99) - (rank.get(b) ?? 99));
+    return sorted.map((k) => t.kind(k)).join(t.t('listSeparator'));
   }
 
   private logEl(match: Match): Node {

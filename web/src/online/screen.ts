@@ -220,7 +220,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           h('h2', { text: t.t('onlineWaitingTitle') }),
           h('p', { class: 'hint', text: t.t('onlineWaitingHint') }),
           match.queued ? msg(t.t('onlineQueued'), 'warn') : null,
-          msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
+          // A friend who has not come yet is not arranging: the line on who is here says so.
+          s.opponent === 'none' ? null : msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
           focusIfLost(button(t.t('onlineRearrange'), () => {
             match.unarrange();
             kit.update();

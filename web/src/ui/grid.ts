@@ -190,10 +190,15 @@ export class GridBoard implements BoardView {
     return this.focusSquare;
   }
 
-  focus(square?: Square): void {
+  /**
+   * Moves the focus to `square` (or the grid's tab stop). The page scrolls to it only when
+   * `scroll` is set (the player is moving through the grid): a focus the page places by itself
+   * must not pull a player who plays on the 3D board away from it.
+   */
+  focus(square?: Square, scroll = false): void {
     if (square !== undefined && this.cells.has(square)) this.focusSquare = square;
     this.updateTabStop();
-    this.cells.get(this.focusSquare)?.button.focus();
+    this.cells.get(this.focusSquare)?.button.focus({ preventScroll: !scroll });
   }
 
   private updateTabStop(): void {
@@ -241,14 +246,14 @@ export class GridBoard implements BoardView {
         if (picked === undefined) return;
         e.preventDefault();
         this.pressed(picked);
-        this.focus(picked);
+        this.focus(picked, true);
         return;
       }
       default:
         return;
     }
     e.preventDefault();
-    if (target !== undefined) this.focus(target);
+    if (target !== undefined) this.focus(target, true);
   }
 
   private pressed(square: Square): void {
