@@ -61,7 +61,7 @@ export const helpEn: HelpDocument = {
                 ['Lieutenant (中尉)', '2', 'one square up, down, left or right'],
                 ['Second lieutenant (少尉)', '2', 'one square up, down, left or right'],
                 ['Cavalry (騎兵)', '1', 'one square orthogonally, or two squares straight ahead'],
-                ['Engineer (工兵)', '2', 'any distance in a straight line, never past another piece'],
+                ['Engineer (工兵)', '2', 'any distance in a straight line forwards, backwards or sideways, never past another piece'],
                 ['Tank (タンク)', '2', 'one square orthogonally, or two squares straight ahead'],
                 [
                   'Plane (飛行機)',
@@ -233,7 +233,7 @@ export const helpEn: HelpDocument = {
               items: [
                 'Board and pieces: 6-column camps, 23 pieces, two straight bridges. Some Meiji sets gave each player 35 pieces; once tanks and planes joined the game, 23 and 31 became the usual counts, and this is one of those common layouts.',
                 'Tank against engineer: the tank wins, as in most Showa-era (1926–1989) instruction leaflets. The engineer winning is a later rule, which appeared in sets made after missiles and similar pieces were added. Japanese Wikipedia’s battle table has the engineer win, yet its note says the tank winning is the de facto standard in video games.',
-                'Mines: a mine is removed after its one battle, whether it wins or loses. In the game Kōda Rohan described in 1900 the mine perishes in its own blast, and a 1996 set’s leaflet treats the mine as exploded and removes it, so it works only once. Many leaflets, though, only say that a mine beats ordinary pieces, and Japanese Wikipedia lists keeping the mine on the board as a local rule.',
+                'Mines: a mine is removed after its one battle, whatever the outcome. In the game Kōda Rohan described in 1900 the mine perishes in its own blast, and a 1996 set’s leaflet treats the mine as exploded and removes it, so it works only once. Many leaflets, though, only say that a mine beats ordinary pieces, and Japanese Wikipedia lists keeping the mine on the board as a local rule.',
                 'Mine in the HQ: allowed. A 1913 (Taishō 2) book of games forbade it, and when Ichinose Takeshi was a child the ban was kept as an unwritten rule passed on by word of mouth; but the leaflets Takahashi Hironori examined set no rule on what stands in the HQ, apart from sets that include a marshal.',
                 'Flag on the back row: not allowed, following Japanese Wikipedia, which calls this generally prohibited.',
                 'Planes: they fly over pieces and over the river. Japanese Wikipedia says planes may jump, but Ichinose Takeshi has found no commercial leaflet that says so; Showa leaflets do state that a plane moves any number of squares vertically and only one square sideways.',
@@ -279,7 +279,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'Creating a room shows its URL. Copy it (or use Share on devices that offer it) and send it to your friend. The game starts once they open the link and join; whoever created the room is sente and the guest is gote.',
+              text: 'Creating a room shows its URL. Copy it (or use Share on devices that offer it) and send it to your friend. The game starts once they have opened the link and joined and you have both confirmed your arrangements; whoever created the room is sente and the guest is gote.',
             },
             {
               kind: 'p',
@@ -301,7 +301,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'Between turns a curtain covers the board. The player about to move presses “Start Sente’s turn” (or “Start Gote’s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
+              text: 'While each side arranges its pieces, and between turns, a curtain covers the board. The player about to arrange or move presses “Start Sente’s turn” (or “Start Gote’s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
             },
           ],
         },
@@ -322,12 +322,12 @@ export const helpEn: HelpDocument = {
                 'Mirror left–right: flips the current arrangement.',
                 'Previous arrangement: loads the one you last confirmed in a CPU or friend game, kept in this browser.',
                 'Undo one step: takes back the most recent swap (or re-arrangement, mirroring or loaded arrangement).',
-                'Confirm this arrangement: when you are happy with it, press this to start the game.',
+                'Confirm this arrangement: when you are happy with it, press this to start the game. In a friend game, while your friend has not confirmed yet, this button reads “Confirm and wait”.',
               ],
             },
             {
               kind: 'p',
-              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early, the game server keeps your arrangement and the game starts the moment your friend confirms too; until then “Re-arrange” takes it back. An arrangement confirmed while the connection is down is sent when it comes back.',
+              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early (“Confirm and wait”), the game server keeps your arrangement and the game starts the moment your friend confirms too; until then “Re-arrange” takes it back. An arrangement confirmed while the connection is down is sent when it comes back.',
             },
           ],
         },
@@ -384,11 +384,11 @@ export const helpEn: HelpDocument = {
         },
         {
           id: 'help-buttons',
-          title: 'Button grid and keyboard',
+          title: 'Button board and keyboard',
           blocks: [
             {
               kind: 'p',
-              text: 'The button-grid panel shows all 46 squares as buttons, one per square, that do exactly what pressing the 3D board does. They sit on a 6 × 8 grid in which each headquarters spans two columns as a single wide button. With a keyboard, move between squares with the arrow keys and press one with Enter (or Space); Escape lets go of a picked piece or square. The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
+              text: 'The “Button board (the same game, square by square)” panel shows all 46 squares as buttons, one per square, that do exactly what pressing the 3D board does. They sit on a 6 × 8 grid in which each headquarters spans two columns as a single wide button. With a keyboard, move between squares with the arrow keys and press one with Enter (or Space); Escape lets go of a picked piece or square. The whole game can be played from this panel alone, even on devices where the 3D view does not run.',
             },
           ],
         },
@@ -462,7 +462,7 @@ export const helpEn: HelpDocument = {
         },
         {
           kind: 'p',
-          text: 'New weapons kept joining the pieces. Sets with tanks seem to have existed in the Taishō era (1912–1926), and later boxes advertised that tanks and planes were included. The usual sizes became 23 and 31 pieces per side. The game was at its most popular from the late Taishō to the early Shōwa era.',
+          text: 'New weapons kept joining the pieces. Sets with tanks seem to have existed in the Taishō era (1912–1926), and later boxes advertised that tanks and planes were included. The usual sizes became 23 and 31 pieces per side. Sets of the time wrote the plane in katakana, ヒコーキ; this site writes it 飛行機. The game was at its most popular from the late Taishō to the early Shōwa era.',
           cites: [1, 3, 4],
         },
         {
