@@ -73,6 +73,7 @@ impl Level {
                 general_hunt: 0,
                 hq_check: true,
                 battle_worth: false,
+                shapes: false,
                 reading: None,
                 prior: Prior::Rows,
                 mixing: 0,
@@ -95,6 +96,7 @@ impl Level {
                 general_hunt: 0,
                 hq_check: true,
                 battle_worth: false,
+                shapes: false,
                 reading: None,
                 prior: Prior::Rows,
                 mixing: 0,
@@ -117,6 +119,7 @@ impl Level {
                 general_hunt: 40,
                 hq_check: true,
                 battle_worth: true,
+                shapes: true,
                 reading: Some(Reading {
                     advance: 1.5,
                     attack: 2.0,
@@ -180,6 +183,8 @@ pub(crate) struct Plan {
     /// Below the root, a battle whose expected gain is positive by what the mover can know is
     /// searched too, not only one it is likely to win (a spy on a piece that may be the general).
     battle_worth: bool,
+    /// What each side can know follows the shapes of the moves below the root.
+    shapes: bool,
     /// How the enemy's behaviour weighs the imagined worlds (None: the facts and the prior only).
     reading: Option<Reading>,
     /// Where the imagined worlds' starting weights come from.
@@ -208,6 +213,7 @@ pub(crate) const GREEDY: Plan = Plan {
     general_hunt: 0,
     hq_check: false,
     battle_worth: false,
+    shapes: false,
     reading: None,
     prior: Prior::Rows,
     mixing: 0,
@@ -449,6 +455,7 @@ fn decide_told(
     let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
     search.hq_check = plan.hq_check;
     search.battle_worth = plan.battle_worth;
+    search.shapes = plan.shapes;
     let mut total = vec![0i64; moves.len()];
     let mut worlds: Vec<(Position, Known)> = Vec::new();
 

@@ -433,6 +433,8 @@ pub(crate) struct Searcher<'b, 't> {
     /// know, is positive (a spy on a piece that may be the general), not only one it is likely
     /// to win.
     pub battle_worth: bool,
+    /// What each side can know follows the shapes of the moves made below the root.
+    pub shapes: bool,
     /// Quiet moves that cut the search off, two per ply: tried early at the same ply elsewhere.
     killers: [[Option<Move>; 2]; MAX_PLY],
     /// How often each quiet move (from, to) cut the search off, weighted by depth.
@@ -488,6 +490,7 @@ impl<'b, 't> Searcher<'b, 't> {
             qdepth: 3,
             hq_check: false,
             battle_worth: false,
+            shapes: false,
             killers: [[None; 2]; MAX_PLY],
             history: Box::new([[0; Square::COUNT]; Square::COUNT]),
             table: Vec::new(),
@@ -541,7 +544,7 @@ impl<'b, 't> Searcher<'b, 't> {
                 out.push(-INF);
                 continue;
             }
-            let next = known.after(pos, mv, &child);
+            let next = known.after(pos, mv, &child, self.shapes);
             let child_key = self.tables.key_after(key, pos, mv, &child);
             let v = -self.negamax(
                 &child,
@@ -619,7 +622,7 @@ impl<'b, 't> Searcher<'b, 't> {
             if child.play(mv).is_err() {
                 continue;
             }
-            let next = known.after(pos, mv, &child);
+            let next = known.after(pos, mv, &child, self.shapes);
             let child_key = self.tables.key_after(key, pos, mv, &child);
             let v = -self.negamax(&child, child_key, depth - 1, -beta, -alpha, ply + 1, &next);
             if self.aborted {
@@ -700,7 +703,7 @@ impl<'b, 't> Searcher<'b, 't> {
             if child.play(mv).is_err() {
                 continue;
             }
-            let next = known.after(pos, mv, &child);
+            let next = known.after(pos, mv, &child, self.shapes);
             let v = -self.quiesce(&child, -beta, -alpha, ply + 1, left - 1, &next);
             if self.aborted {
                 return best;
@@ -802,16 +805,40 @@ impl Known {
         same || wins * 10 >= total * 6 || (worth && gain > 0)
     }
 
-    /// After `mv` took `before` to `after`: the mover carries what is known about it.
-    fn after(&self, before: &Position, mv: Move, after: &Position) -> Known {
+    /// After `mv` took `before` to `after`: the mover carries what is known about it, and with
+    /// `shapes` also what the move's shape showed (a flight marks a plane, a long sideways slide
+    /// an engineer: public at once, as the belief engine reads the real history).
+    fn after(&self, before: &Position, mv: Move, after: &Position, shapes: bool) -> Known {
         let mut next = *self;
         let mover = before.piece_at(mv.from);
         if after.piece_at(mv.to).is_some() && after.piece_at(mv.to) == mover {
-            next.kinds[mv.to.index()] = self.kinds[mv.from.index()];
+            let mut kinds = self.kinds[mv.from.index()];
+            if shapes && !mv.from.neighbours().any(|n| n == mv.to) {
+                let shown = shape_kinds(before, mv).and(kinds);
+                if !shown.is_empty() {
+                    kinds = shown;
+                }
+            }
+            next.kinds[mv.to.index()] = kinds;
         }
         next.kinds[mv.from.index()] = KindSet::ALL;
         next
     }
+}
+
+/// The kinds that could have made `mv`, a move longer than one step, on `before`'s board.
+fn shape_kinds(before: &Position, mv: Move) -> KindSet {
+    let mut kinds = KindSet::EMPTY;
+    for (probe, shows) in [
+        (Kind::Tank, KindSet::of(&[Kind::Tank, Kind::Cavalry])),
+        (Kind::Engineer, KindSet::only(Kind::Engineer)),
+        (Kind::Plane, KindSet::only(Kind::Plane)),
+    ] {
+        if before.could_move_as(mv, probe) {
+            kinds = kinds.union(shows);
+        }
+    }
+    kinds
 }
 
 fn terminal(pos: &Position, side: Side, ply: i32) -> i32 {
@@ -1082,7 +1109,7 @@ mod tests {
             }
             let mut child = pos.clone();
             child.play(mv).expect("a legal move");
-            let next = known.after(pos, mv, &child);
+            let next = known.after(pos, mv, &child, s.shapes);
             let v = if quiescent {
                 -minimax_q(s, &child, true, left - 1, ply + 1, &next)
             } else {
@@ -1142,13 +1169,62 @@ mod tests {
                             &child,
                             depth - 1,
                             1,
-                            &known.after(&pos, mv, &child),
+                            &known.after(&pos, mv, &child, search.shapes),
                         )
                     })
                     .collect();
                 assert_eq!(fast, slow, "depth {depth}\n{pos:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_slide_sideways_shows_an_engineer_to_the_enemy_below_the_root() {
+        let before = Position::from_pieces(
+            Ruleset::STANDARD,
+            [
+                (sq("a3"), piece(Side::Sente, Kind::Engineer)),
+                (sq("cd1"), piece(Side::Sente, Kind::General)),
+                (sq("e4"), piece(Side::Gote, Kind::Captain)),
+                (sq("cd8"), piece(Side::Gote, Kind::General)),
+            ],
+            Side::Sente,
+            0,
+        )
+        .expect("a legal arrangement");
+        let slide = Move {
+            from: sq("a3"),
+            to: sq("e3"),
+        };
+        let mut after = before.clone();
+        after.play(slide).expect("a legal slide");
+        // Gote knows nothing of the piece but that it moves.
+        let known = Known::from_squares([(sq("a3"), KindSet::MOBILE)]);
+        let strike = Move {
+            from: sq("e4"),
+            to: sq("e3"),
+        };
+        // Without the shape a captain would not gamble on an unknown piece; with it the slide
+        // has shown an engineer, which the captain beats for certain.
+        assert!(
+            !known
+                .after(&before, slide, &after, false)
+                .fair(&after, strike, false)
+        );
+        let shown = known.after(&before, slide, &after, true);
+        assert_eq!(shown.kinds[sq("e3").index()], KindSet::only(Kind::Engineer));
+        assert!(shown.fair(&after, strike, false));
+        // A single step shows nothing.
+        let step = Move {
+            from: sq("a3"),
+            to: sq("b3"),
+        };
+        let mut stepped = before.clone();
+        stepped.play(step).expect("a legal step");
+        assert_eq!(
+            known.after(&before, step, &stepped, true).kinds[sq("b3").index()],
+            KindSet::MOBILE
+        );
     }
 }
 

@@ -376,6 +376,19 @@ impl Position {
         }
     }
 
+    /// Whether the piece on `mv.from`, were it a `kind` of its side, could make `mv` on this
+    /// board: what the shape of a move tells the opponent (§7: every move is public). `false`
+    /// without a piece there.
+    #[must_use]
+    pub fn could_move_as(&self, mv: Move, kind: Kind) -> bool {
+        match self.board[mv.from.index()] {
+            Some(p) => {
+                self.any_destination(mv.from, Piece { side: p.side, kind }, |to| to == mv.to)
+            }
+            None => false,
+        }
+    }
+
     /// Whether `mv` is legal now.
     #[must_use]
     pub fn is_legal(&self, mv: Move) -> bool {

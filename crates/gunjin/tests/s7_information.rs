@@ -253,3 +253,37 @@ fn a_fresh_game_view_has_23_own_kinds_and_23_enemy_squares() {
     assert_eq!(view.removed_enemy_count(), 0);
     assert!(view.history().is_empty());
 }
+
+#[test]
+fn the_shape_of_a_move_tells_which_kinds_could_have_made_it() {
+    let p = common::pos(
+        "s:plane@a2 s:engineer@b2 s:tank@c3 s:cavalry@d3 s:major@e3 s:general@cd1 g:major@a6 g:captain@f6",
+        Side::Sente,
+    );
+    let could = |from: &str, to: &str| -> Vec<Kind> {
+        Kind::ALL
+            .into_iter()
+            .filter(|&k| p.could_move_as(common::mv(from, to), k))
+            .collect()
+    };
+    // A flight over the river off a bridge: only a plane.
+    assert_eq!(could("a2", "a6"), vec![Kind::Plane]);
+    // A slide of three squares sideways: only an engineer.
+    assert_eq!(could("b2", "e2"), vec![Kind::Engineer]);
+    // Two squares forward across the river off a bridge: a plane again.
+    assert_eq!(could("c3", "c5"), vec![Kind::Plane]);
+    assert_eq!(
+        could("d3", "d4"),
+        Kind::ALL
+            .into_iter()
+            .filter(|k| k.is_mobile())
+            .collect::<Vec<_>>()
+    );
+    // Two squares forward over a bridge: the 2-step, an engineer's line or a flight.
+    assert_eq!(
+        could("e3", "e5"),
+        vec![Kind::Cavalry, Kind::Engineer, Kind::Tank, Kind::Plane]
+    );
+    // No piece on the square: nothing could.
+    assert_eq!(could("f2", "f3"), Vec::<Kind>::new());
+}
