@@ -253,6 +253,46 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('tells the CPU’s answer once and leaves the focus where the player is reading', async () => {
+    const page = await openPage(browser, server.url);
+    // The language switch keeps the focus through the redraw it causes.
+    await page.focus('select.lang');
+    await page.selectOption('select.lang', 'ja');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'lang');
+    await page.selectOption('select.lang', 'en');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    // The game's start is told: whose move it is.
+    assert.match(await page.textContent('.live'), /Sente to move/);
+    const live = () => page.$eval('.live', (el) => el.textContent ?? '');
+    for (let i = 0; i < 2 && (await phase(page)) === 'turn'; i++) {
+      const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[i];
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      const mine = await live();
+      assert.match(mine, new RegExp(`You moved ${from} → ${to}\\.`));
+      if ((await phase(page)) === 'waiting') {
+        // While the CPU thinks the player reads the record: its answer leaves the focus there.
+        await page.focus('[data-focus-key="log"]');
+        // A press on the board meanwhile is not ignored in silence.
+        await page.evaluate(() => document.querySelector('.cell[data-square="a1"]').click());
+        if ((await phase(page)) === 'waiting') assert.match(await live(), /thinking/i);
+        await page.focus('[data-focus-key="log"]');
+      }
+      if ((await waitForHuman(page)) !== 'turn') break;
+      const answer = await live();
+      assert.match(answer, /The enemy moved /);
+      assert.doesNotMatch(answer, /You moved/, 'the player’s own move told again with the answer');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log');
+    }
+    // The side panel is a named landmark; the result is told by the live region alone.
+    assert.equal(await page.getAttribute('aside.panel', 'aria-label'), 'Game panel');
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await page.$('.result[role]'), null);
+    await page.close();
+  });
+
   it('the advanced level answers from its worker and keeps its kinds out of the page (Korean)', async () => {
     const page = await openPage(browser, server.url, { lang: 'ko' });
     await page.click('.mode-button[data-mode="cpu-advanced"]');

@@ -166,6 +166,9 @@ describe('one device, two players', () => {
       await page.click('[data-focus-key="hand-over"]');
       assert.equal(await phase(page), 'turn-curtain');
       assert.deepEqual(await leakedKinds(page, lang), [], "curtain before gote's turn");
+      // Under the curtain the board is out of the Tab order and the reading; the curtain's card is in view.
+      assert.equal(await page.$eval('.grid', (el) => el.inert), true);
+      assert.equal(await page.$eval('.curtain-card', (el) => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }), true);
       // Gote's turn: sente's pieces show no kind, only gote's own.
       await page.click('.curtain button');
       const enemyKinds = await page.$$eval('.cell.sente[data-kind]', (els) => els.length);

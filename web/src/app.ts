@@ -122,6 +122,8 @@ export class App {
   private battleTable: BattleTable | null = null;
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
+  /** Reports already announced (the player's own move), so the opponent's answer adds only its own. */
+  private spoken: ReadonlySet<Report> = new Set();
   /**
    * Looking back over the finished game: its positions from the start and the one on the board
    * (the last one is the end as it was played).
@@ -319,15 +321,20 @@ export class App {
         const { moves, attacks } = ev.destinations;
         if (moves.length + attacks.length === 0) this.note((t) => t.t('noMoves'), 'warn');
         else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
-      } else if (ev.type === 'deselected' && picked !== square) {
-        // A press on a square the piece cannot reach lets it go: say so, or it looks ignored.
-        // (Pressing the piece itself again, or Esc, lets it go on purpose: nothing to say.)
-        this.note((t) => t.t('unchosen'));
+      } else if (ev.type === 'deselected') {
+        // A press on a square the piece cannot reach lets it go: say so on the panel, or it looks
+        // ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
+        if (picked !== square) this.note((t) => t.t('unchosen'));
+        else this.say(this.i18n.t('unchosen'));
       } else if (ev.type === 'moved') {
+        this.spoken = new Set(ev.reports);
         const lines = ev.reports.map((r) => this.reportText(r));
         if (ev.status.state !== 'ongoing') lines.push(this.statusText(ev.status));
         this.say(this.i18n.sentences(lines));
       }
+    } else if (p.kind === 'waiting') {
+      // A press while the other side thinks does nothing: say why.
+      this.say(this.i18n.t(p.note));
     }
     this.update();
   }
@@ -378,17 +385,20 @@ export class App {
     document.title = t.t('appTitle');
     this.titleEl.textContent = t.t('appTitle');
     this.taglineEl.textContent = t.t('appTagline');
-    this.drawToolbar();
-    this.gridHeading.textContent = t.t('gridHeading');
-    this.no3dNote.hidden = !this.no3d;
-    this.no3dNote.textContent = this.no3d ? t.t('board3dUnavailable') : '';
-
+    // Read before anything is redrawn: the toolbar too is drawn anew (a new language).
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
     const hadFocus = document.activeElement !== document.body && this.root.contains(document.activeElement);
+    const inGrid = this.grid.element.contains(document.activeElement);
+    this.drawToolbar();
+    this.gridHeading.textContent = t.t('gridHeading');
+    this.panel.setAttribute('aria-label', t.t('panelLabel'));
+    this.no3dNote.hidden = !this.no3d;
+    this.no3dNote.textContent = this.no3d ? t.t('board3dUnavailable') : '';
     const match = this.match;
     const phaseKey = match === null ? 'start' : `${match.phase.kind}:${match.phase.side}`;
     const phaseChanged = phaseKey !== this.lastPhaseKey;
     const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
+    const wasArranging = this.lastPhaseKey.startsWith('setup:') || this.lastPhaseKey.startsWith('turn-curtain:');
     this.lastPhaseKey = phaseKey;
     if (phaseChanged) {
       if (match?.phase.kind !== 'setup') this.notice = null;
@@ -407,16 +417,24 @@ export class App {
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
-    // Before any game the grid has nothing to press: out of the Tab order and the reading.
-    this.grid.element.inert = match === null;
+    // Before any game, or under the curtain, the grid has nothing to press: out of the Tab
+    // order and the reading.
+    this.grid.element.inert = !looking;
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
     if (phaseChanged && wasWaiting && match !== null && match.viewer !== null) {
-      // The opponent has answered on its own: tell what happened.
-      const lines = match.reports.map((r) => this.reportText(r));
+      // The opponent has answered on its own: tell what happened (the player's own move was
+      // told when it was played).
+      const lines = match.reports.filter((r) => !this.spoken.has(r)).map((r) => this.reportText(r));
       if (match.phase.kind === 'over') lines.push(this.statusText(match.phase.status));
       if (match.phase.kind === 'turn') lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
+      this.say(this.i18n.sentences(lines));
+    }
+    if (phaseChanged && wasArranging && match !== null && match.viewer !== null && match.phase.kind === 'turn') {
+      // The game starts, or the curtain lifts: whose move it is, after what the opponent did.
+      const lines = match.reports.map((r) => this.reportText(r));
+      lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
       this.say(this.i18n.sentences(lines));
     }
     if (phaseChanged && match !== null && match.viewer === null) {
@@ -429,8 +447,15 @@ export class App {
     this.reviewBar.replaceChildren(...(review === null ? [] : [review]));
     this.drawStrip(match);
 
-    if (phaseChanged) this.focusForPhase(match?.phase ?? null);
-    else if (focusKey !== undefined) {
+    const stay = focusKey === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
+    const curtained = match !== null && match.viewer === null && match.phase.kind.endsWith('curtain');
+    if (phaseChanged && (inGrid || curtained || stay === null || (stay instanceof HTMLButtonElement && stay.disabled))) {
+      this.focusForPhase(match?.phase ?? null);
+    } else if (phaseChanged && stay !== null) {
+      // A player reading elsewhere (the record, the table) is not pulled back to the board when
+      // the turn comes round: the announcement tells them.
+      stay.focus({ preventScroll: true });
+    } else if (focusKey !== undefined) {
       const again = this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
       if (again instanceof HTMLButtonElement && again.disabled) {
         // The press itself disabled it (undo with nothing left to undo): stay beside it rather
@@ -535,7 +560,8 @@ export class App {
 
   private drawToolbar(): void {
     const t = this.i18n;
-    const select = h('select', { class: 'lang', attrs: { 'aria-label': t.t('language') } });
+    // Named by its label below (an aria-label as well made readers say "Language" twice).
+    const select = h('select', { class: 'lang' });
     select.dataset['focusKey'] = 'lang';
     for (const lang of LANGS) {
       const opt = h('option', { text: LANG_NAMES[lang], attrs: { value: lang, lang } });
@@ -821,7 +847,7 @@ export class App {
       }
       case 'over': {
         const view = match.view(p.side);
-        const result = h('div', { class: 'result', attrs: { tabindex: '-1', role: 'status' } },
+        const result = h('div', { class: 'result', attrs: { tabindex: '-1' } },
           h('h2', { text: t.t('overTitle') }),
           h('p', { class: 'result-text', text: this.statusText(p.status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),
@@ -1019,7 +1045,7 @@ export class App {
       if (jump !== null && review?.at === i + 1) jump.setAttribute('aria-current', 'step');
       list.append(jump === null ? h('li', { text }) : h('li', {}, jump));
     });
-    const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }) }), list);
+    const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }), attrs: { 'data-focus-key': 'log' } }), list);
     // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
     box.open = this.logOpen;
     box.addEventListener('toggle', () => {
@@ -1083,6 +1109,8 @@ export class App {
   // ---- dialogs -------------------------------------------------------------------------------
 
   private openDialog(title: string, body: Node, key: string): HTMLDialogElement {
+    // The control that opened it, by key: a redraw meanwhile may have replaced the element.
+    const opener = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
     this.closeDialog();
     const t = this.i18n;
     const titleId = `dialog-title-${key}`;
@@ -1090,13 +1118,16 @@ export class App {
     const dialog = h(
       'dialog',
       { class: `dialog dialog-${key}`, attrs: { 'aria-labelledby': titleId } },
-      h('header', { class: 'dialog-head' }, h('h2', { text: title, attrs: { id: titleId } }), close),
+      // A div, not a header: inside a dialog a header still made a second banner landmark.
+      h('div', { class: 'dialog-head' }, h('h2', { text: title, attrs: { id: titleId } }), close),
       h('div', { class: 'dialog-body' }, body),
     );
     // The dialog's content exists only while it is open, so no piece name lingers in the page.
     dialog.addEventListener('close', () => {
       dialog.remove();
       if (this.dialog === dialog) this.dialog = null;
+      const back = opener === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${opener}"]`);
+      if (back !== null && (document.activeElement === null || document.activeElement === document.body)) back.focus({ preventScroll: true });
     });
     this.root.append(dialog);
     this.dialog = dialog;

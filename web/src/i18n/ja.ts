@@ -5,6 +5,7 @@ export const ja: Catalogue = {
   appTitle: '軍人将棋',
   appTagline: '審判が勝ち負けを決める、伏せ駒の陣取りゲーム',
   language: '言語',
+  panelLabel: '対局の情報と操作',
   help: 'ルールと使い方',
   table: '勝敗表',
   close: '閉じる',

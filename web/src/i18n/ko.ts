@@ -5,6 +5,7 @@ export const ko: Catalogue = {
   appTitle: '군인장기',
   appTagline: '심판이 승패를 가리는, 정체를 숨긴 말로 싸우는 전쟁 게임',
   language: '언어',
+  panelLabel: '대국 정보와 조작',
   help: '규칙과 도움말',
   table: '승패표',
   close: '닫기',

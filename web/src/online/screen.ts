@@ -258,7 +258,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       out.push(
         h(
           'div',
-          { class: 'result', attrs: { tabindex: '-1', role: 'status' } },
+          { class: 'result', attrs: { tabindex: '-1' } },
           h('h2', { text: t.t('overTitle') }),
           h('p', { class: 'result-text', text: status === undefined ? '' : kit.statusText(status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),

@@ -64,6 +64,9 @@ export class GridBoard implements BoardView {
     this.river = d.createElement('div');
     this.river.className = 'river';
     this.river.setAttribute('aria-hidden', 'true');
+    // Not a place to stop on, but where the bridges are matters: the board's description.
+    this.river.id = 'grid-river';
+    this.element.setAttribute('aria-describedby', this.river.id);
     this.element.appendChild(this.river);
     for (const info of squares) {
       const button = d.createElement('button');
