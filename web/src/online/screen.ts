@@ -15,6 +15,15 @@ function cpuMode(modes: readonly Mode[]): Mode | undefined {
   return modes.find((m) => m.id === 'cpu-intermediate') ?? modes.find((m) => m.id.startsWith('cpu'));
 }
 
+/** The connection's line: what a button disabled while offline points to as its reason. */
+const CONNECTION_ID = 'online-connection';
+
+/** A button that needs the connection says, while disabled, that the connection is why. */
+function offline(b: HTMLButtonElement): HTMLButtonElement {
+  if (b.disabled) b.setAttribute('aria-describedby', CONNECTION_ID);
+  return b;
+}
+
 /**
  * Puts the focus on `el` once it is in the page, if the focus was lost (the pressed button went
  * away with the old panel), so keyboard players land on the next thing to do.
@@ -222,10 +231,10 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           match.queued ? msg(t.t('onlineQueued'), 'warn') : null,
           // A friend who has not come yet is not arranging: the line on who is here says so.
           s.opponent === 'none' ? null : msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
-          focusIfLost(button(t.t('onlineRearrange'), () => {
+          offline(focusIfLost(button(t.t('onlineRearrange'), () => {
             match.unarrange();
             kit.update();
-          }, { key: 'unarrange', class: 'btn wide', disabled: !connected && !match.queued })),
+          }, { key: 'unarrange', class: 'btn wide', disabled: !connected && !match.queued }))),
         );
       }
       if (s.seat === 'host' && s.opponent === 'none' && cpu !== undefined) {
@@ -269,10 +278,10 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       if (s.rematch.opponent && !s.rematch.you) out.push(msg(t.t('onlineRematchAsked')));
       if (s.rematch.you) out.push(msg(t.t('onlineRematchSent')));
       else {
-        out.push(button(t.t('onlineRematch'), () => {
+        out.push(offline(button(t.t('onlineRematch'), () => {
           match.restart();
           kit.update();
-        }, { key: 'rematch', class: 'btn primary wide', disabled: !connected }));
+        }, { key: 'rematch', class: 'btn primary wide', disabled: !connected })));
       }
       break;
     }
@@ -316,7 +325,7 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
     'div',
     // Not a live region: it is drawn anew at each redraw; `announce` says what changes.
     { class: 'online-status', attrs: { 'data-connection': cls } },
-    h('p', {}, h('span', { class: `online-dot ${cls}`, attrs: { 'aria-hidden': 'true' } }), ' ', text),
+    h('p', { attrs: { id: CONNECTION_ID } }, h('span', { class: `online-dot ${cls}`, attrs: { 'aria-hidden': 'true' } }), ' ', text),
     c?.kind === 'waiting' ? button(t.t('onlineReconnectNow'), () => match.reconnectNow(), { key: 'reconnect', class: 'btn ghost' }) : null,
     s === null ? null : h('p', { class: 'small', text: t.t('onlineYouPlay', { side: t.side(s.side) }) }),
     presence === null ? null : h('p', { class: 'small', attrs: { 'data-presence': s?.opponent ?? '' }, text: presence }),
