@@ -121,6 +121,10 @@ describe('play a friend by URL', () => {
           'the same report of the last move after the refresh',
         );
         await host.waitForSelector('[data-presence="connected"]');
+        // The strip for narrow screens starts with the turn's heading, not the mode's title.
+        const strip = await guest.$$eval('[data-status-strip] p', (ps) => ps.map((p) => p.dataset.text));
+        const heading = (await guest.textContent('.panel h2:not(.online-title)')).trim();
+        assert.equal(strip[0], heading, strip.join(' | '));
       }
     }
     await waitPhase(host, ['over']);

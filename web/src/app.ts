@@ -531,7 +531,7 @@ export class App {
         ? []
         : match.phase.kind === 'over'
           ? texts('.result-text')
-          : [...texts('h2').slice(0, 1), ...texts('[data-waiting]'), ...texts('.reports li')];
+          : [...texts('h2:not(.online-title)').slice(0, 1), ...texts('[data-waiting]'), ...texts('.reports li')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
     this.strip.replaceChildren(...lines.map((text) => h('p', { attrs: { 'data-text': text } })));
