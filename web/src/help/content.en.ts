@@ -428,7 +428,7 @@ export const helpEn: HelpDocument = {
             'Read a double removal: if your probing lieutenant or cavalry falls together with the enemy piece, that piece was the same kind, a mine, or a flag backed by the same kind or by a mine (in the flag case the piece behind it is still there).',
             'Test with the lieutenant general: against an enemy piece that has moved, it is the most informative attacker. If it wins, the piece is gone; if it loses, you have found the enemy general.',
             'Hunt the general with the spy: once you know where the enemy general stands, go for it with the spy. But a spy that always shadows your lieutenant general will be spotted and hunted.',
-            'Narrow down from losses: a piece that beat your lieutenant is at least a captain, so attacking it with a captain cannot win.',
+            'Narrow down from losses: a piece that beat your lieutenant is at least a captain (or, if it was the flag, the piece behind it is), so attacking it with a captain cannot win.',
             'Watch how pieces move: a two-square advance means a tank, cavalry, engineer or plane; a long sideways run means an engineer; a jump over pieces or the river means a plane.',
             'Your moves talk too: a plane jumping or an engineer running sideways gives its identity away. Early on, moving one square at a time like everyone else is safer.',
             'Before entering the enemy HQ, attack what is in it with a plane or an engineer to make sure it is not a mine.',
