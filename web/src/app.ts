@@ -417,9 +417,6 @@ export class App {
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
-    // Before any game, or under the curtain, the grid has nothing to press: out of the Tab
-    // order and the reading.
-    this.grid.element.inert = !looking;
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
@@ -448,27 +445,26 @@ export class App {
     this.drawStrip(match);
 
     const stay = focusKey === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
+    const stayDisabled = stay instanceof HTMLButtonElement && stay.disabled;
     const curtained = match !== null && match.viewer === null && match.phase.kind.endsWith('curtain');
-    if (phaseChanged && (inGrid || curtained || stay === null || (stay instanceof HTMLButtonElement && stay.disabled))) {
+    if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled)) {
       this.focusForPhase(match?.phase ?? null);
-    } else if (phaseChanged && stay !== null) {
-      // A player reading elsewhere (the record, the table) is not pulled back to the board when
-      // the turn comes round: the announcement tells them.
+    } else if (stay !== null && !stayDisabled) {
+      // Back on the control redrawn in its place. When the phase changed, this is a player reading
+      // elsewhere (the record, the table): not pulled back to the board when the turn comes
+      // round, the announcement tells them.
       stay.focus({ preventScroll: true });
-    } else if (focusKey !== undefined) {
-      const again = this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
-      if (again instanceof HTMLButtonElement && again.disabled) {
-        // The press itself disabled it (undo with nothing left to undo): stay beside it rather
-        // than drop the keyboard player back to the top of the page.
-        const usable = (el: Element | null): boolean => !(el instanceof HTMLButtonElement && el.disabled);
-        let near = again.previousElementSibling;
-        while (near !== null && !usable(near)) near = near.previousElementSibling;
-        if (near === null) {
-          near = again.nextElementSibling;
-          while (near !== null && !usable(near)) near = near.nextElementSibling;
-        }
-        if (near instanceof HTMLElement) near.focus({ preventScroll: true });
-      } else again?.focus({ preventScroll: true });
+    } else if (stay !== null) {
+      // The press itself disabled it (undo with nothing left to undo): stay beside it rather
+      // than drop the keyboard player back to the top of the page.
+      const usable = (el: Element | null): boolean => !(el instanceof HTMLButtonElement && el.disabled);
+      let near = stay.previousElementSibling;
+      while (near !== null && !usable(near)) near = near.previousElementSibling;
+      if (near === null) {
+        near = stay.nextElementSibling;
+        while (near !== null && !usable(near)) near = near.nextElementSibling;
+      }
+      if (near instanceof HTMLElement) near.focus({ preventScroll: true });
     }
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (hadFocus && lost) this.keepFocus();

@@ -1180,18 +1180,12 @@ mod tests {
 
     #[test]
     fn a_slide_sideways_shows_an_engineer_to_the_enemy_below_the_root() {
-        let before = Position::from_pieces(
-            Ruleset::STANDARD,
-            [
-                (sq("a3"), piece(Side::Sente, Kind::Engineer)),
-                (sq("cd1"), piece(Side::Sente, Kind::General)),
-                (sq("e4"), piece(Side::Gote, Kind::Captain)),
-                (sq("cd8"), piece(Side::Gote, Kind::General)),
-            ],
-            Side::Sente,
-            0,
-        )
-        .expect("a legal arrangement");
+        let before = super::race_tests::position(&[
+            ("a3", Side::Sente, Kind::Engineer),
+            ("cd1", Side::Sente, Kind::General),
+            ("e4", Side::Gote, Kind::Captain),
+            ("cd8", Side::Gote, Kind::General),
+        ]);
         let slide = Move {
             from: sq("a3"),
             to: sq("e3"),

@@ -104,10 +104,12 @@ export class GridBoard implements BoardView {
     if (this.state !== null) this.setState(this.state);
   }
 
-  /** Whether presses do anything (off on the start screen, say); the grid stays focusable. */
+  /** Whether presses do anything. Off (the start screen, a curtain), the grid is also out of the
+   * Tab order and the reading: nothing there to press. */
   setInteractive(on: boolean): void {
     this.interactive = on;
     this.element.classList.toggle('inert', !on);
+    this.element.inert = !on;
   }
 
   onSquare(listener: (square: Square) => void): () => void {
