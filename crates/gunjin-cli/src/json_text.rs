@@ -6,6 +6,7 @@
 //! although it is JSON. Skipping a value (`IgnoredAny`) has no depth limit and no recursion in
 //! `serde_json`, so it tells the two apart.
 
+use gunjin::wire::RepeatedKey;
 use serde::de::IgnoredAny;
 use serde_json::Value;
 
@@ -24,6 +25,17 @@ pub(crate) enum LineRefusal {
 ///
 /// An object that names a key twice is of no request's shape: which of the two was meant?
 pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
+    match parse_line_noting_repeats(line)? {
+        (value, None) => Ok(value),
+        (_, Some(repeated)) => Err(LineRefusal::WrongShape(repeated.to_string())),
+    }
+}
+
+/// Parses a request line into JSON, with the first key it names twice in one object (if any)
+/// for the caller to judge: a setup naming a square twice is a fault of the setup.
+pub(crate) fn parse_line_noting_repeats(
+    line: &str,
+) -> Result<(Value, Option<RepeatedKey>), LineRefusal> {
     let value = serde_json::from_str(line).map_err(|e| {
         if too_deep_but_json(line, &e) {
             LineRefusal::WrongShape(TOO_DEEP.into())
@@ -31,10 +43,8 @@ pub(crate) fn parse_line(line: &str) -> Result<Value, LineRefusal> {
             LineRefusal::NotJson(e.to_string())
         }
     })?;
-    match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(line)) {
-        Some(repeated) => Err(LineRefusal::WrongShape(repeated.to_string())),
-        None => Ok(value),
-    }
+    let repeated = gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(line));
+    Ok((value, repeated))
 }
 
 /// The refusal of a line longer than [`MAX_LINE`], judged by the part kept: not JSON when that

@@ -13,6 +13,8 @@
 //!   square of the board (`"z9"`) is an `illegal_move` (once a game is on: before any `new` it is
 //!   `no_game`, after the end `game_over`). Square and kind names inside a setup are the setup's
 //!   business: `invalid_setup`, listed with every other violation.
+//! - A key named twice in one object is `bad_request` (which of the two was meant?), except a
+//!   square named twice in one side's setup of a `new` of the right shape: `invalid_setup`.
 //! - Squares are answered by their canonical names (`cd1`, `cd8`); requests may also use `c1`/`d1`
 //!   and `c8`/`d8`.
 //! - The shape of a request is checked before the game: `{"cmd":"move"}` is `bad_request` even

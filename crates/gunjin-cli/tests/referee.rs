@@ -359,6 +359,17 @@ fn every_error_code_is_answered_and_changes_nothing() {
             .to_string()
             .replacen(r#""sente":{"#, r#""sente":{"a1":"flag","#, 1);
     assert!(setup.sente.contains_key("a1"));
+    // The same without gote's setup is of the wrong shape first.
+    let twice_and_no_gote = format!(
+        r#"{{"cmd":"new","setup":{{"sente":{}}}}}"#,
+        serde_json::to_string(&setup.sente).unwrap()
+    )
+    .replacen(r#""sente":{"#, r#""sente":{"a1":"flag","#, 1);
+    // A key named twice outside the setup leaves the request's meaning open.
+    let twice_in_the_request =
+        hand_new(&setup)
+            .to_string()
+            .replacen(r#""cmd":"new""#, r#""cmd":"new","cmd":"new""#, 1);
 
     let cases: &[(&str, &str)] = &[
         ("{\"cmd\":", "bad_json"),
@@ -382,7 +393,9 @@ fn every_error_code_is_answered_and_changes_nothing() {
             r#"{"cmd":"new","ruleset":"house","setup":{"sente":{},"gote":{}}}"#,
             "bad_request",
         ),
-        (&twice, "bad_request"),
+        (&twice, "invalid_setup"),
+        (&twice_and_no_gote, "bad_request"),
+        (&twice_in_the_request, "bad_request"),
         (r#"{"cmd":"board","cmd":"legal_moves"}"#, "bad_request"),
         (r#"{"cmd":"castle"}"#, "unknown_cmd"),
         (r#"{"cmd":"BOARD"}"#, "unknown_cmd"),
@@ -397,7 +410,12 @@ fn every_error_code_is_answered_and_changes_nothing() {
     for &(line, code) in cases {
         let message = referee.refused(line, code);
         assert!(!message.is_empty(), "{line}");
-        if code == "invalid_setup" {
+        if line == twice {
+            assert!(
+                message.contains("sente") && message.contains("a1"),
+                "{message}"
+            );
+        } else if code == "invalid_setup" {
             for part in [
                 "b4", "c7", "b8", "dragon", "q9", "entrance", "back row", "gote",
             ] {

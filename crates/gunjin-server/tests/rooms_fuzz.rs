@@ -203,11 +203,18 @@ fn read(frame: &Frame) -> Reading {
         Frame::Text(text) => text,
     };
     let parsed = serde_json::from_str::<ClientMsg<Gunjin>>(text);
-    // A readable frame that names a key twice is refused: which of the two was meant?
-    if parsed.is_ok()
-        && gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text)).is_some()
+    // A readable frame that names a key twice is refused: which of the two was meant? In an
+    // arrangement's setup that is a fault of the setup.
+    if let Ok(msg) = &parsed
+        && let Some(repeated) =
+            gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text))
     {
-        return Reading::Refused("bad_request");
+        let arranging = matches!(msg, ClientMsg::Arrange { .. });
+        return Reading::Refused(if arranging && repeated.is_in(&["setup"]) {
+            "invalid_setup"
+        } else {
+            "bad_request"
+        });
     }
     match parsed {
         Ok(ClientMsg::Ping {}) => Reading::Ping,

@@ -160,14 +160,34 @@ fn removed_kinds(pieces: &[(Square, Piece)], side: Side) -> Vec<Kind> {
 pub fn repeated_key<'de, D: serde::Deserializer<'de>>(de: D) -> Option<RepeatedKey> {
     let mut found = None;
     // An error is either the repeated key (recorded in `found`) or a text that cannot be read.
-    let _ = serde::de::DeserializeSeed::deserialize(UniqueKeys(&mut found), de);
-    found.map(|key| RepeatedKey { key })
+    let _ = serde::de::DeserializeSeed::deserialize(
+        UniqueKeys {
+            found: &mut found,
+            path: Vec::new(),
+        },
+        de,
+    );
+    found
 }
 
 /// A key named twice in one object; says so in the words every edge answers with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RepeatedKey {
     pub key: String,
+    /// Where the object holding it is: the keys leading to it from the outermost object, an
+    /// array's element by its index (`["setup", "sente"]`; empty for the outermost object).
+    pub path: Vec<String>,
+}
+
+impl RepeatedKey {
+    /// Whether the object naming the key twice is the one at `path`.
+    #[must_use]
+    pub fn is_in(&self, path: &[&str]) -> bool {
+        self.path
+            .iter()
+            .map(String::as_str)
+            .eq(path.iter().copied())
+    }
 }
 
 impl core::fmt::Display for RepeatedKey {
@@ -176,8 +196,22 @@ impl core::fmt::Display for RepeatedKey {
     }
 }
 
-/// Walks a JSON value, recording the first key repeated within one object.
-struct UniqueKeys<'a>(&'a mut Option<String>);
+/// Walks a JSON value, recording the first key repeated within one object and where it is.
+struct UniqueKeys<'a> {
+    found: &'a mut Option<RepeatedKey>,
+    path: Vec<String>,
+}
+
+impl UniqueKeys<'_> {
+    fn inside(&mut self, step: String) -> UniqueKeys<'_> {
+        let mut path = self.path.clone();
+        path.push(step);
+        UniqueKeys {
+            found: &mut *self.found,
+            path,
+        }
+    }
+}
 
 impl<'de> serde::de::DeserializeSeed<'de> for UniqueKeys<'_> {
     type Value = ();
@@ -218,19 +252,28 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
         Ok(())
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(UniqueKeys(&mut *self.0))?.is_some() {}
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        while seq
+            .next_element_seed(self.inside(index.to_string()))?
+            .is_some()
+        {
+            index += 1;
+        }
         Ok(())
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: serde::de::MapAccess<'de>>(mut self, mut map: A) -> Result<(), A::Error> {
         let mut seen = std::collections::HashSet::new();
         while let Some(key) = map.next_key::<String>()? {
             if seen.contains(&key) {
-                *self.0 = Some(key);
+                *self.found = Some(RepeatedKey {
+                    key,
+                    path: self.path,
+                });
                 return Err(serde::de::Error::custom("a key repeated in one object"));
             }
-            map.next_value_seed(UniqueKeys(&mut *self.0))?;
+            map.next_value_seed(self.inside(key.clone()))?;
             seen.insert(key);
         }
         Ok(())
@@ -282,6 +325,34 @@ mod tests {
             repeated_key(r#"{"a1":1,"\u00611":2}"#).as_deref(),
             Some("a1")
         );
+    }
+
+    #[test]
+    fn a_repeat_says_which_object_holds_it() {
+        let found = |text: &str| {
+            super::repeated_key(&mut serde_json::Deserializer::from_str(text)).map(|r| r.path)
+        };
+        assert_eq!(
+            found(
+                r#"{"cmd":"new","setup":{"sente":{"a1":"flag"},"gote":{"a8":"mine","a8":"spy"}}}"#
+            ),
+            Some(vec!["setup".to_owned(), "gote".to_owned()])
+        );
+        assert_eq!(found(r#"{"cmd":"board","cmd":"view"}"#), Some(vec![]));
+        assert_eq!(
+            found(r#"{"a":[{"k":1},{"k":1,"k":2}]}"#),
+            Some(vec!["a".to_owned(), "1".to_owned()])
+        );
+        let repeat = super::repeated_key(&mut serde_json::Deserializer::from_str(
+            r#"{"setup":{"a1":"mine","a1":"flag"}}"#,
+        ));
+        assert!(repeat.as_ref().is_some_and(|r| r.is_in(&["setup"])));
+        assert!(
+            !repeat
+                .as_ref()
+                .is_some_and(|r| r.is_in(&["setup", "sente"]))
+        );
+        assert!(!repeat.is_some_and(|r| r.is_in(&[])));
     }
 
     #[test]

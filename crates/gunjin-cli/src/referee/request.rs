@@ -1,6 +1,6 @@
 //! Requests, parsed once at the edge: raw line → JSON → a closed set of typed requests.
 
-use gunjin::wire::WireSetup;
+use gunjin::wire::{RepeatedKey, WireSetup};
 use gunjin::{BySide, Move, Ruleset, Side, Square};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -62,7 +62,7 @@ impl Request {
     /// `bad_json` when the line is not JSON, `bad_request` when its shape is wrong,
     /// `unknown_cmd` for a command the referee does not know.
     pub fn parse(line: &str) -> Result<Request, RefereeError> {
-        let value = json_text::parse_line(line)?;
+        let (value, repeated) = json_text::parse_line_noting_repeats(line)?;
         let Value::Object(fields) = value else {
             return Err(bad(
                 "a request is a JSON object such as {\"cmd\":\"board\"}",
@@ -73,12 +73,27 @@ impl Request {
             Some(_) => return Err(bad("field \"cmd\" must be a string")),
             None => return Err(bad("missing field \"cmd\"")),
         };
+        // A key named twice is of no request's shape, but a square named twice in one side's
+        // setup of a well-formed `new` is a fault of that setup.
+        let setup_twice = match repeated {
+            None => None,
+            Some(r) => match setup_naming_twice(&r) {
+                Some(side) if cmd == "new" => Some((side, r.key)),
+                _ => return Err(bad(&r.to_string())),
+            },
+        };
         match cmd.as_str() {
             "new" => {
                 let f: NewFields = fields_of(fields)?;
                 let id = f.ruleset.as_deref().unwrap_or("standard");
                 let rules = Ruleset::from_id(id)
                     .ok_or_else(|| bad(&format!("unknown ruleset {id:?}; known: standard")))?;
+                if let Some((side, square)) = setup_twice {
+                    return Err(RefereeError::InvalidSetup(format!(
+                        "{}'s setup names the square {square:?} more than once",
+                        side.id()
+                    )));
+                }
                 Ok(Request::New {
                     rules,
                     setup: BySide {
@@ -100,6 +115,13 @@ impl Request {
             _ => Err(RefereeError::UnknownCmd(cmd)),
         }
     }
+}
+
+/// The side whose setup names a square twice, when that is the key `repeated`.
+fn setup_naming_twice(repeated: &RepeatedKey) -> Option<Side> {
+    Side::ALL
+        .into_iter()
+        .find(|side| repeated.is_in(&["setup", side.id()]))
 }
 
 fn bad(message: &str) -> RefereeError {

@@ -286,8 +286,8 @@ pub enum ServerMsg<G: RefereeGame> {
 
 /// Reads a client frame, or says why it cannot be read.
 ///
-/// A frame that names a key twice (a setup naming a square twice) is `bad_request`: JSON
-/// parsers would keep one of the two silently.
+/// A frame that names a key twice is `bad_request` (JSON parsers would keep one of the two
+/// silently), except an `arrange` whose setup names a square twice: `invalid_setup`.
 pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
     let msg = serde_json::from_str(text).map_err(|e| {
         let code = match e.classify() {
@@ -299,6 +299,17 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         (code, e.to_string())
     })?;
     match gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text)) {
+        Some(repeated)
+            if matches!(msg, ClientMsg::Arrange { .. }) && repeated.is_in(&["setup"]) =>
+        {
+            Err((
+                ErrorCode::InvalidSetup,
+                format!(
+                    "the setup names the square {:?} more than once",
+                    repeated.key
+                ),
+            ))
+        }
         Some(repeated) => Err((ErrorCode::BadRequest, repeated.to_string())),
         None => Ok(msg),
     }
@@ -351,9 +362,14 @@ mod tests {
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
-        // A square named twice: which kind was meant? Neither is taken.
+        // A square named twice: which kind was meant? Neither is taken; the setup is at fault.
         assert_eq!(
             code(r#"{"t":"arrange","setup":{"a1":"flag","a2":"mine","a1":"mine"}}"#),
+            Some(ErrorCode::InvalidSetup)
+        );
+        // The same object in any other message is of no message's shape.
+        assert_eq!(
+            code(r#"{"t":"ping","setup":{"a1":"flag","a1":"mine"}}"#),
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(
