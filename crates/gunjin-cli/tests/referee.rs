@@ -769,3 +769,67 @@ fn garbage_bytes_do_not_end_the_referee() {
     referee.refused(r#"{"cmd":"board"}"#, "no_game");
     referee.finish();
 }
+
+#[test]
+fn stdout_holds_one_answer_line_per_request_line_and_nothing_else() {
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gunjin"))
+            .arg("referee")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start gunjin referee");
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(input.as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert_eq!(run(""), "", "no request, no output");
+
+    let requests = [
+        json!({"cmd":"legal_moves"}).to_string(),
+        hand_new(&hand_setup()).to_string(),
+        json!({"cmd":"legal_moves"}).to_string(),
+        "not json".to_owned(),
+        mv("b4", "b5").to_string(),
+        json!({"cmd":"board"}).to_string(),
+        json!({"cmd":"view","side":"gote"}).to_string(),
+        json!({"cmd":"resign","side":"sente"}).to_string(),
+        mv("a5", "b5").to_string(),
+    ];
+    let stdout = run(&(requests.join("\n") + "\n"));
+    let lines: Vec<&str> = stdout.split_terminator('\n').collect();
+    assert_eq!(lines.len(), requests.len(), "{stdout}");
+    assert!(stdout.ends_with('\n'));
+    let codes: Vec<Value> = lines
+        .iter()
+        .map(|line| {
+            let answer: Value = serde_json::from_str(line).unwrap();
+            if answer["ok"] == true {
+                Value::Bool(true)
+            } else {
+                answer["error"]["code"].clone()
+            }
+        })
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            json!("no_game"),
+            json!(true),
+            json!(true),
+            json!("bad_json"),
+            json!(true),
+            json!(true),
+            json!(true),
+            json!(true),
+            json!("game_over"),
+        ]
+    );
+}
