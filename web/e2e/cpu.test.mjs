@@ -200,6 +200,9 @@ describe('playing the CPU', () => {
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     assert.equal((await page.textContent('.result-text')).trim(), 'Sente wins: Gote resigned.');
+    // The human played gote: the result is also said as theirs.
+    assert.equal((await page.textContent('.result-verdict')).trim(), 'You lost.');
+    assert.match(await page.textContent('.live'), /You lost\. Sente wins: Gote resigned\./);
     assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
     await page.close();
   });
@@ -245,7 +248,7 @@ describe('playing the CPU', () => {
       assert.equal(await page.$('.cell.selected'), null);
       await page.click('[data-focus-key="resign"]');
       assert.equal(await phase(page), 'over');
-      assert.deepEqual((await strip()).map((l) => l.text), ['Gote wins: Sente resigned.']);
+      assert.deepEqual((await strip()).map((l) => l.text), ['You lost.', 'Gote wins: Sente resigned.']);
     }
     // On a wide screen the panel beside the board says it all: no strip.
     await page.setViewportSize({ width: 1280, height: 900 });

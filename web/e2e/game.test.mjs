@@ -188,6 +188,8 @@ describe('one device, two players', () => {
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     assert.equal((await page.textContent('.result-text')).trim(), 'Gote wins: Sente resigned.');
+    // Two players share the screen: no "you won" that would name nobody.
+    assert.equal(await page.$$eval('.result-verdict', (els) => els.length), 0);
     assert.equal(await page.$$eval('.cell.has-piece[data-kind]', (els) => els.length), 46);
     // No undo once moves begin: the setup's undo button is gone.
     assert.equal(await page.$('[data-focus-key="undo"]'), null);

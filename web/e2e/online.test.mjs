@@ -132,6 +132,10 @@ describe('play a friend by URL', () => {
     assert.ok(refreshed, 'the game lasted past the refresh');
     const result = await host.textContent('.result-text');
     assert.equal(await guest.textContent('.result-text'), result);
+    // Each player is told the result as theirs: one won and one lost, or neither (a draw).
+    const verdicts = await Promise.all([host, guest].map((p) => p.$$eval('.result-verdict', (els) => els.map((el) => el.textContent))));
+    if (/^Draw: /.test(result)) assert.deepEqual(verdicts, [[], []]);
+    else assert.deepEqual(verdicts.flat().sort(), ['You lost.', 'You won.']);
     assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
     // At the end every piece is shown with its kind.
     for (const page of [host, guest]) {

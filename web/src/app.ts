@@ -58,6 +58,8 @@ export interface PanelKit {
   /** The resign button. */
   resign(match: Match): Node;
   statusText(status: Status): string;
+  /** "You won" / "you lost" for the player at `side` ('' for a draw). */
+  verdictText(status: Status, side: Side): string;
   reportText(r: Report): string;
   /** The start screen's modes, and starting one. */
   readonly modes: readonly Mode[];
@@ -329,7 +331,7 @@ export class App {
       } else if (ev.type === 'moved') {
         this.spoken = new Set(ev.reports);
         const lines = ev.reports.map((r) => this.reportText(r));
-        if (ev.status.state !== 'ongoing') lines.push(this.statusText(ev.status));
+        if (ev.status.state !== 'ongoing') lines.push(...this.resultLines(ev.status, ev.ply.side));
         this.say(this.i18n.sentences(lines));
       }
     } else if (p.kind === 'waiting') {
@@ -424,7 +426,7 @@ export class App {
       // The opponent has answered on its own: tell what happened (the player's own move was
       // told when it was played).
       const lines = match.reports.filter((r) => !this.spoken.has(r)).map((r) => this.reportText(r));
-      if (match.phase.kind === 'over') lines.push(this.statusText(match.phase.status));
+      if (match.phase.kind === 'over') lines.push(...this.resultLines(match.phase.status, match.phase.side));
       if (match.phase.kind === 'turn') lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
       this.say(this.i18n.sentences(lines));
     }
@@ -526,7 +528,7 @@ export class App {
       match === null || match.viewer === null || match.phase.kind === 'setup'
         ? []
         : match.phase.kind === 'over'
-          ? texts('.result-text')
+          ? texts('.result-verdict, .result-text')
           : [...texts('h2:not(.online-title)').slice(0, 1), ...texts('[data-waiting]'), ...texts('.reports li')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
@@ -745,6 +747,7 @@ export class App {
       log: (match) => this.logEl(match),
       resign: (match) => this.resignButton(match),
       statusText: (status) => this.statusText(status),
+      verdictText: (status, side) => this.verdictText(status, side),
       reportText: (r) => this.reportText(r),
       modes: MODES,
       startMode: (mode, startWith) => this.startMode(mode, startWith),
@@ -782,7 +785,7 @@ export class App {
   private resignButton(match: Match): Node {
     return button(this.i18n.t('resign'), () => {
       const status = match.resign();
-      if (status !== null) this.say(this.statusText(status));
+      if (status !== null) this.say(this.i18n.sentences(this.resultLines(status, match.phase.side)));
       this.update();
     }, { key: 'resign', class: 'btn danger wide', disabled: !match.canResign });
   }
@@ -843,8 +846,11 @@ export class App {
       }
       case 'over': {
         const view = match.view(p.side);
+        // Two players at one screen share it: "you won" would name nobody.
+        const verdict = mode === null || mode.id === 'local' ? '' : this.verdictText(p.status, p.side);
         const result = h('div', { class: 'result', attrs: { tabindex: '-1' } },
           h('h2', { text: t.t('overTitle') }),
+          verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
           h('p', { class: 'result-text', text: this.statusText(p.status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),
           mode === null ? null : this.recordEl(mode),
@@ -1066,6 +1072,22 @@ export class App {
     if (r.type === 'moved') return t.t(r.mine ? 'youMoved' : 'enemyMoved', { from: r.from, to: r.to });
     const key = r.result === 'won' ? 'battleWon' : r.result === 'lost' ? 'battleLost' : 'battleBoth';
     return t.t(key, { kind: t.kind(r.kind), square: r.square });
+  }
+
+  /**
+   * The result as the player at `side` takes it ("you won"), for a game with one player at this
+   * screen; '' for a draw or a game still on, which the status already words for everyone.
+   */
+  private verdictText(status: Status, side: Side): string {
+    if (status.state !== 'won') return '';
+    return this.i18n.t(status.winner === side ? 'verdictWon' : 'verdictLost');
+  }
+
+  /** The end of the game as told to the player at `side`: the verdict when one player is here. */
+  private resultLines(status: Status, side: Side): string[] {
+    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const verdict = mode === null || mode.id === 'local' ? '' : this.verdictText(status, side);
+    return verdict === '' ? [this.statusText(status)] : [verdict, this.statusText(status)];
   }
 
   private statusText(status: Status): string {

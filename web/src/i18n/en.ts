@@ -83,6 +83,8 @@ export const en = {
   plyBattle: '{n}. {side} {from} → {to} — battle: {outcome}',
 
   overTitle: 'Game over',
+  verdictWon: 'You won.',
+  verdictLost: 'You lost.',
   won_occupation: '{winner} wins: the enemy headquarters was occupied.',
   won_no_moves: '{winner} wins: {loser} has no legal move.',
   won_resignation: '{winner} wins: {loser} resigned.',

@@ -85,6 +85,8 @@ export const ja: Catalogue = {
   plyBattle: '{n}. {side} {from} → {to} ― 戦い：{outcome}',
 
   overTitle: '対局終了',
+  verdictWon: 'あなたの勝ちです。',
+  verdictLost: 'あなたの負けです。',
   won_occupation: '{winner}の勝ち：相手の総司令部を占領しました。',
   won_no_moves: '{winner}の勝ち：{loser}に指せる手がありません。',
   won_resignation: '{winner}の勝ち：{loser}が投了しました。',

@@ -85,6 +85,8 @@ export const ko: Catalogue = {
   plyBattle: '{n}. {side} {from} → {to} — 전투: {outcome}',
 
   overTitle: '게임 종료',
+  verdictWon: '내가 이겼습니다.',
+  verdictLost: '내가 졌습니다.',
   won_occupation: '{winner} 승리: 상대 총사령부를 점령했습니다.',
   won_no_moves: '{winner} 승리: {loser}에게 둘 수 있는 수가 없습니다.',
   won_resignation: '{winner} 승리: {loser|이} 기권했습니다.',

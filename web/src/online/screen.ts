@@ -269,6 +269,9 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           'div',
           { class: 'result', attrs: { tabindex: '-1' } },
           h('h2', { text: t.t('overTitle') }),
+          status === undefined || kit.verdictText(status, s.side) === ''
+            ? null
+            : h('p', { class: 'result-verdict', text: kit.verdictText(status, s.side) }),
           h('p', { class: 'result-text', text: status === undefined ? '' : kit.statusText(status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),
         ),
