@@ -4,7 +4,7 @@ export const en = {
   appTagline: 'The refereed hidden-piece war game',
   language: 'Language',
   panelLabel: 'Game panel',
-  help: 'Rules & help',
+  help: 'How to play & rules',
   table: 'Win/loss table',
   close: 'Close',
   loadFailed: 'The game could not start: {error}',

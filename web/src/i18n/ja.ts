@@ -6,7 +6,7 @@ export const ja: Catalogue = {
   appTagline: '審判が勝ち負けを決める、伏せ駒の陣取りゲーム',
   language: '言語',
   panelLabel: '対局の情報と操作',
-  help: 'ルールと使い方',
+  help: '遊び方・ルール',
   table: '勝敗表',
   close: '閉じる',
   loadFailed: '対局を始められませんでした：{error}',

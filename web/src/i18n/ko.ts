@@ -6,7 +6,7 @@ export const ko: Catalogue = {
   appTagline: '심판이 승패를 가리는, 정체를 숨긴 말로 싸우는 전쟁 게임',
   language: '언어',
   panelLabel: '게임 정보와 조작',
-  help: '규칙과 도움말',
+  help: '규칙·하는 법',
   table: '승패표',
   close: '닫기',
   loadFailed: '게임을 시작할 수 없습니다: {error}',
