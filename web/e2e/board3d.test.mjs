@@ -568,6 +568,42 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('plays a battle out before the next move that comes during it', async () => {
+    const page = await openBoard('reduced=0');
+    const attacker = { square: 'b3', side: 'sente', label: 'Major' };
+    const defender = { square: 'b4', side: 'gote' };
+    const answerer = { square: 'e6', side: 'gote' };
+    await setState(page, state({ pieces: [attacker, defender, answerer] }));
+    const battle = state({
+      pieces: [{ ...attacker, square: 'b4' }, answerer],
+      lastMove: { from: 'b3', to: 'b4' },
+      battle: { square: 'b4', outcome: 'attacker' },
+    });
+    const answer = state({
+      pieces: [{ ...attacker, square: 'b4' }, { ...answerer, square: 'e5' }],
+      lastMove: { from: 'e6', to: 'e5' },
+    });
+    // The answer comes 100 ms into the battle, as a quick CPU's or friend's would.
+    const elapsed = await page.evaluate(
+      async ([first, second]) => {
+        const start = performance.now();
+        window.board3d.setState(first);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        window.board3d.setState(second);
+        await window.board3d.settled();
+        return performance.now() - start;
+      },
+      [battle, answer],
+    );
+    // The battle's approach, clash, removal and entry take 1,060 ms and the answer's slide 320 ms
+    // after them: cut short, the whole would end some 400 ms after the answer came.
+    assert.ok(elapsed >= 1060 + 320, `the battle was played out before the answer: ${Math.round(elapsed)} ms`);
+    const p = await at(page, 'e5');
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), p), 'e5', 'the answer is drawn in the end');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('takes a battle back: the winner slides home and the beaten piece grows back', async () => {
     const attacker = { square: 'b3', side: 'sente', label: 'Major' };
     const defender = { square: 'b4', side: 'gote' };

@@ -161,6 +161,10 @@ export class Board3D {
   private state: BoardRenderState | undefined;
   private signature = '';
   private marks = '';
+  /** Whether the tweens running play out a battle (see `setState`). */
+  private battling = false;
+  /** The state to draw once the battle being played out has ended. */
+  private queued: BoardRenderState | undefined;
   private viewer: Side = 'sente';
   private view: ViewMode;
   /** 0: pieces standing; 1: lying flat. */
@@ -280,6 +284,20 @@ export class Board3D {
     if (this.disposed) return;
     const signature = piecesSignature(next);
     const marks = markersSignature(next);
+    // Which piece a battle removed is the moment a hidden-piece game is watched for: a new move
+    // that comes while one is played out (the CPU's or a friend's quick answer) waits for its
+    // end instead of cutting it short. A turned board or a move taken back does not wait.
+    const waits =
+      signature !== this.signature &&
+      (this.queued !== undefined || (this.battling && this.animator.busy)) &&
+      this.state !== undefined &&
+      next.viewer === this.state.viewer &&
+      !next.undone;
+    if (waits) {
+      this.queued = next;
+      return;
+    }
+    this.queued = undefined;
     if (this.state && signature === this.signature) {
       // Same pieces, same move: only the highlights may differ; a running slide goes on.
       this.state = next;
@@ -484,7 +502,13 @@ export class Board3D {
     const running = this.animator.step(now);
     this.renderer.render(this.scene, this.camera);
     this.frames++;
-    if (running) this.invalidate();
+    if (!running) this.battling = false;
+    const queued = running ? undefined : this.queued;
+    if (queued !== undefined) {
+      this.queued = undefined;
+      this.setState(queued);
+      this.invalidate();
+    } else if (running) this.invalidate();
     else this.flushIdle();
   };
 
@@ -716,6 +740,7 @@ export class Board3D {
     const uz = dz / length;
     const stop = { x: to.x - ux * 0.55, z: to.z - uz * 0.55 };
     const outcome = m.outcome;
+    this.battling = !instant;
     let t0 = 0;
     add(t0, MS.approach, (t) => {
       const e = easeInOut(t);
