@@ -290,6 +290,37 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('colours the picked piece, the pieces it may attack and the last move\'s piece', async () => {
+    const page = await openBoard();
+    const pieces = [
+      { square: 'b4', side: 'sente', label: 'Tank' },
+      { square: 'b5', side: 'gote' },
+      { square: 'e5', side: 'gote' },
+      { square: 'c5', side: 'gote' },
+    ];
+    const plain = state({ pieces });
+    await setState(page, plain);
+    // Each piece's middle, where nothing of the board's frames shows: the piece itself.
+    const body = async (image, square) => meanColor(image, ...Object.values(await at(page, square)), 2);
+    const before = await shot(page);
+    await setState(page, { ...plain, selected: 'b4', attackTargets: ['b5'], lastMove: { from: 'e6', to: 'e5' } });
+    const after = await shot(page);
+    const [tank, target, moved, other] = await Promise.all(['b4', 'b5', 'e5', 'c5'].map((sq) => body(after, sq)));
+    assert.ok(tank[1] > (await body(before, 'b4'))[1] + 40, `the picked tank turns yellow: ${tank}`);
+    assert.ok(target[0] > target[1] + 60 && target[0] > target[2] + 60, `the target turns red: ${target}`);
+    assert.ok(isWood(await body(before, 'b5')), 'it was plain wood before');
+    assert.ok(colorDistance(moved, await body(before, 'e5')) > 12, `the last move's piece glows: ${moved}`);
+    assert.ok(colorDistance(moved, target) > 40, `and does not look like a target: ${moved} / ${target}`);
+    assert.ok(colorDistance(other, await body(before, 'c5')) < 8, `an unmarked piece stays as it was: ${other}`);
+    // The highlights go with the state: a plain state makes the pieces plain again.
+    await setState(page, plain);
+    const again = await shot(page);
+    for (const sq of ['b4', 'b5', 'e5']) {
+      assert.ok(colorDistance(await body(again, sq), await body(before, sq)) < 8, `${sq} is plain again`);
+    }
+    await page.close();
+  });
+
   it('reports the headquarters as one square and ignores the river', async () => {
     const page = await openBoard();
     await setState(page, state());

@@ -304,6 +304,7 @@ export class Board3D {
       if (marks === this.marks) return;
       this.marks = marks;
       this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
+      this.tintPieces(next);
       this.invalidate();
       return;
     }
@@ -323,6 +324,7 @@ export class Board3D {
     const before = new Set(this.pieces.values());
     this.reconcile(next, motion, back);
     this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
+    this.tintPieces(next);
     this.state = next;
     if (motion) this.animateMotion(motion);
     if (back) this.animateBack(back, [...this.pieces.values()].filter((o) => !before.has(o)));
@@ -783,6 +785,22 @@ export class Board3D {
         const e = easeInOut(t);
         mover.placeAt(lerp(stop.x, to.x, e), lerp(stop.z, to.z, e));
       });
+    }
+  }
+
+  /** Colours the picked piece, the pieces it may attack and the last move's piece. */
+  private tintPieces(state: BoardRenderState): void {
+    const attacks = new Set(state.attackTargets);
+    for (const [square, piece] of this.pieces) {
+      piece.setTint(
+        square === state.selected
+          ? 'selected'
+          : attacks.has(square)
+            ? 'attack'
+            : square === state.lastMove?.to
+              ? 'last'
+              : undefined,
+      );
     }
   }
 

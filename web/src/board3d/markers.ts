@@ -1,6 +1,7 @@
 /**
  * Highlights drawn on the board face: yellow frame on the picked piece, green dots on squares it
  * may move to, red frames on squares it may attack, orange frames on the last move's squares.
+ * The pieces on those squares show the highlight too (`PieceObject.setTint`).
  */
 import { type BufferGeometry, CircleGeometry, Group, Mesh, MeshBasicMaterial } from 'three';
 import { frameGeometry } from './geometry';

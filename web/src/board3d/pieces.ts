@@ -5,6 +5,7 @@
  */
 import {
   type BufferGeometry,
+  Color,
   Group,
   Mesh,
   MeshStandardMaterial,
@@ -12,6 +13,7 @@ import {
   type Texture,
 } from 'three';
 import { bevelledPrism } from './geometry';
+import { MARKER_COLORS } from './markers';
 import type { Side } from './types';
 import { grainTexture, labelTexture, LABEL_PX } from './textures';
 
@@ -37,6 +39,22 @@ const LABEL_W = 0.52;
 const LABEL_H = (LABEL_W * LABEL_PX.height) / LABEL_PX.width;
 const LABEL_Y = 0.38;
 
+/** The highlights a piece itself can show. */
+export type PieceTint = 'selected' | 'attack' | 'last';
+
+/**
+ * How each highlight colours a piece: `mix` moves the wood's colour towards the highlight's,
+ * `glow` adds light, of the highlight's colour or (`own`) of the wood's own. A red target must
+ * read as red on the pale wood too, where a glow alone only pales it. The piece of the last move
+ * only lights up in its own colour: orange would wash the vermilion out towards the plain wood,
+ * and whose piece it is matters more than the move.
+ */
+const TINTS: Record<PieceTint, { mix: number; glow: number; own?: true }> = {
+  selected: { mix: 0.5, glow: 0.35 },
+  attack: { mix: 0.65, glow: 0.25 },
+  last: { mix: 0, glow: 0.4, own: true },
+};
+
 /** Colours of the two sides, also used by the tests' pixel checks. */
 export const PIECE_COLORS = {
   sente: '#d0452b',
@@ -54,6 +72,7 @@ export class PieceKit {
   private readonly grain: Texture;
   private readonly materials: Record<Side, [MeshStandardMaterial, MeshStandardMaterial]>;
   private readonly labels = new Map<string, MeshStandardMaterial>();
+  private readonly tinted = new Map<string, [MeshStandardMaterial, MeshStandardMaterial]>();
 
   constructor(
     private readonly anisotropy: number,
@@ -72,6 +91,27 @@ export class PieceKit {
   /** Face and side materials of a side's pieces. */
   woodOf(side: Side): [MeshStandardMaterial, MeshStandardMaterial] {
     return this.materials[side];
+  }
+
+  /**
+   * A side's wood glowing in a highlight's colour. The highlights' frames lie on the board, where
+   * the pieces standing on and in front of a square hide most of them: the piece itself shows it.
+   */
+  tintedWoodOf(side: Side, tint: PieceTint): [MeshStandardMaterial, MeshStandardMaterial] {
+    const key = `${side}:${tint}`;
+    let pair = this.tinted.get(key);
+    if (!pair) {
+      pair = this.materials[side].map((m) => {
+        const glowing = m.clone();
+        const colour = new Color(MARKER_COLORS[tint]);
+        glowing.color.lerp(colour, TINTS[tint].mix);
+        glowing.emissive.copy(TINTS[tint].own ? m.color : colour);
+        glowing.emissiveIntensity = TINTS[tint].glow;
+        return glowing;
+      }) as [MeshStandardMaterial, MeshStandardMaterial];
+      this.tinted.set(key, pair);
+    }
+    return pair;
   }
 
   /** Language of the names: changing it repaints names as they are next asked for. */
@@ -120,6 +160,7 @@ export class PieceKit {
     this.labelGeometry.dispose();
     this.grain.dispose();
     for (const pair of Object.values(this.materials)) pair.forEach((m) => m.dispose());
+    for (const pair of this.tinted.values()) pair.forEach((m) => m.dispose());
   }
 }
 
@@ -198,6 +239,11 @@ export class PieceObject {
     this.body.rotation.x = (-Math.PI / 2) * t;
     this.body.position.y = half * Math.sin((t * Math.PI) / 2);
     this.body.position.z = (PIECE.height / 2) * t;
+  }
+
+  /** Shows a highlight on the piece itself (undefined: plain wood). */
+  setTint(tint: PieceTint | undefined): void {
+    this.mesh.material = tint === undefined ? this.kit.woodOf(this.side) : this.kit.tintedWoodOf(this.side, tint);
   }
 
   /** Moves the piece to a world point of the board. */
