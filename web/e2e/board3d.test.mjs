@@ -383,6 +383,42 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('turns around the board\'s centre, and a drag up stops before looking straight down', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const corners = async () => Promise.all(['a1', 'f1', 'a8', 'f8'].map((sq) => page.evaluate((s) => window.board3d.screenPosition(s), sq)));
+    const middle = (points) => points.reduce((m, p) => ({ x: m.x + p.x / 4, y: m.y + p.y / 4 }), { x: 0, y: 0 });
+    const canvas = await page.$eval('canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + r.width / 2, width: r.width }; });
+    const drag = async (dx, dy) => {
+      const start = await at(page, 'c3');
+      await page.mouse.move(start.x, start.y);
+      await page.mouse.down();
+      for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + (i * dx) / 10, start.y + (i * dy) / 10);
+      await page.mouse.up();
+      await settled(page);
+    };
+    const before = middle(await corners());
+    // About a quarter turn sideways: the board's middle stays in the picture's middle.
+    await drag(170, 0);
+    const turned = await corners();
+    assert.ok(turned.every((p) => p !== undefined), 'every corner square stays on screen');
+    const after = middle(turned);
+    assert.ok(Math.abs(before.x - canvas.x) < canvas.width * 0.03, `centred before: ${before.x} / ${canvas.x}`);
+    assert.ok(Math.abs(after.x - canvas.x) < canvas.width * 0.03, `centred after the turn: ${after.x} / ${canvas.x}`);
+
+    // Back to the preset, then a long drag towards looking down.
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    await drag(0, 400);
+    const [a1, f1, a8, f8] = await corners();
+    assert.ok([a1, f1, a8, f8].every((p) => p !== undefined), 'the far rows stay on screen');
+    const near = Math.hypot(f1.x - a1.x, f1.y - a1.y);
+    const far = Math.hypot(f8.x - a8.x, f8.y - a8.y);
+    // Straight down both rows would look alike; the camera still leans towards the player.
+    assert.ok(near > far * 1.1, `still a slanted view: rows 1 / 8 ${Math.round(near)} / ${Math.round(far)} px`);
+    await page.close();
+  });
+
   it('takes a one-finger tap on a touch screen as a press: a piece, then its destination', async () => {
     const page = await openBoard('reduced=1', 'no-preference', true);
     const major = { square: 'b3', side: 'sente', kind: 'major', label: 'Major' };

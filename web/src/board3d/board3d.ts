@@ -28,7 +28,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { Animator, easeInOut } from './animator';
-import { type Framing, MAX_POLAR, POLAR, azimuthOf, directionOf, frame } from './camera';
+import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, POLAR, applyShift, azimuthOf, directionOf, frame } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
 import { Orbit } from './orbit';
@@ -163,6 +163,8 @@ export class Board3D {
   private marks = '';
   /** Whether the tweens running play out a battle (see `setState`). */
   private battling = false;
+  /** The picture's vertical shift that centres the board (`Framing.shift`). */
+  private shift = 0;
   /** The state to draw once the battle being played out has ended. */
   private queued: BoardRenderState | undefined;
   private viewer: Side = 'sente';
@@ -403,6 +405,8 @@ export class Board3D {
     const framing = this.preset();
     this.fit = framing.distance;
     this.applyLimits();
+    this.shift = framing.shift;
+    applyShift(this.camera, this.shift);
     offset.multiplyScalar(this.fit / before);
     this.controls.target.copy(framing.target);
     this.camera.position.copy(this.controls.target).add(offset);
@@ -550,6 +554,8 @@ export class Board3D {
   private applyLimits(): void {
     this.controls.minDistance = this.fit * 0.45;
     this.controls.maxDistance = this.fit * 1.7;
+    // Straight down, standing pieces hide the squares: looking down is the top view's job.
+    this.controls.minPolar = this.view === 'top' ? 0 : MIN_DIAGONAL_POLAR;
   }
 
   /** Jumps the camera to the preset of the current view and viewer. */
@@ -557,6 +563,8 @@ export class Board3D {
     const framing = this.preset();
     this.fit = framing.distance;
     this.applyLimits();
+    this.shift = framing.shift;
+    applyShift(this.camera, this.shift);
     this.controls.target.copy(framing.target);
     this.camera.position
       .copy(directionOf(POLAR[this.view], azimuthOf(this.viewer)))
@@ -571,9 +579,12 @@ export class Board3D {
   private moveCamera(instant: boolean): void {
     const start = new Spherical().setFromVector3(this.camera.position.clone().sub(this.controls.target));
     const startTarget = this.controls.target.clone();
+    const startShift = this.shift;
     const framing = this.preset();
     this.fit = framing.distance;
     this.applyLimits();
+    // The limit on looking down holds once the camera has come up from the top view.
+    this.controls.minPolar = 0;
     const endPhi = POLAR[this.view];
     const endTheta = azimuthOf(this.viewer);
     let dTheta = endTheta - start.theta;
@@ -591,10 +602,13 @@ export class Board3D {
             start.theta + dTheta * e,
           );
           this.controls.target.copy(startTarget).lerp(framing.target, e);
+          this.shift = startShift + (framing.shift - startShift) * e;
+          applyShift(this.camera, this.shift);
           this.camera.position.setFromSpherical(s).add(this.controls.target);
           this.camera.lookAt(this.controls.target);
           this.controls.update();
         },
+        done: () => this.applyLimits(),
       },
       performance.now(),
       instant,

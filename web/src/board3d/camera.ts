@@ -10,6 +10,9 @@ export const POLAR: Record<ViewMode, number> = {
   top: 0.0005,
 };
 
+/** Highest the user may orbit the camera in the diagonal view (radians from straight up). */
+export const MIN_DIAGONAL_POLAR = 0.3;
+
 /** Lowest the user may orbit the camera (radians from straight up). */
 export const MAX_POLAR = 1.25;
 
@@ -45,66 +48,58 @@ function keyPoints(): Vector3[] {
 
 const POINTS = keyPoints();
 
-/** Where a preset puts the camera: its distance from the target, and the target. */
+/** Where a preset puts the camera, and how its picture is shifted. */
 export interface Framing {
+  /** From the target. */
   distance: number;
+  /** The point the camera looks at and turns around: the board's centre. */
   target: Vector3;
+  /**
+   * Where the middle of the board's picture falls (NDC, +1 the top edge) when the camera looks at
+   * the target. The picture is shifted by it (`applyShift`) so the board sits centred: under
+   * perspective the near half looks larger, so the middle falls below the screen's.
+   */
+  shift: number;
 }
 
 /**
  * The tightest framing from `direction` (unit vector from target to camera): every key point
- * inside the view with a margin, and the board centred vertically on screen (under perspective
- * the near half looks larger, so the target moves toward the camera along the board).
+ * inside the view with a margin once the picture is shifted to centre the board vertically. The
+ * camera keeps looking at the board's centre, so turning it keeps the board in view.
  */
 export function frame(direction: Vector3, fov: number, aspect: number, margin = 0.92): Framing {
   const probe = new PerspectiveCamera(fov, aspect, 0.1, 500);
   const ndc = new Vector3();
   const target = new Vector3();
-  // Unit vector along the board toward the camera's side (none when looking straight down).
-  const along = new Vector3(direction.x, 0, direction.z);
-  const flat = along.length() < 0.05;
-  if (!flat) along.normalize();
-  const aim = (distance: number): void => {
-    probe.position.copy(direction).multiplyScalar(distance).add(target);
+  const extent = (distance: number): { fits: boolean; low: number; high: number } => {
+    probe.position.copy(direction).multiplyScalar(distance);
     probe.up.set(0, 1, 0);
     probe.lookAt(target);
     probe.updateMatrixWorld(true);
-  };
-  const extent = (distance: number): { fits: boolean; low: number; high: number } => {
-    aim(distance);
     let low = Infinity;
     let high = -Infinity;
     let fits = true;
     for (const p of POINTS) {
       ndc.copy(p).project(probe);
-      if (ndc.z > 1 || Math.abs(ndc.x) > margin || Math.abs(ndc.y) > margin) fits = false;
+      if (ndc.z > 1 || Math.abs(ndc.x) > margin) fits = false;
       low = Math.min(low, ndc.y);
       high = Math.max(high, ndc.y);
     }
-    return { fits, low, high };
+    return { fits: fits && high - low <= 2 * margin, low, high };
   };
-  const fitAt = (): number => {
-    let lo = 2;
-    let hi = 200;
-    for (let i = 0; i < 32; i++) {
-      const mid = (lo + hi) / 2;
-      if (extent(mid).fits) hi = mid;
-      else lo = mid;
-    }
-    return hi;
-  };
-  if (flat) return { distance: fitAt(), target };
-  // Slide the target until the empty space above and below the board is equal.
-  let lo = -2;
-  let hi = 2;
-  for (let i = 0; i < 16; i++) {
-    const shift = (lo + hi) / 2;
-    target.copy(along).multiplyScalar(shift);
-    const e = extent(fitAt());
-    // Aiming nearer the camera lifts the board on screen.
-    if (e.high + e.low > 0) hi = shift;
-    else lo = shift;
+  let lo = 2;
+  let hi = 200;
+  for (let i = 0; i < 32; i++) {
+    const mid = (lo + hi) / 2;
+    if (extent(mid).fits) hi = mid;
+    else lo = mid;
   }
-  target.copy(along).multiplyScalar((lo + hi) / 2);
-  return { distance: fitAt(), target };
+  const { low, high } = extent(hi);
+  return { distance: hi, target, shift: (high + low) / 2 };
+}
+
+/** Shifts `camera`'s picture so that a point at NDC height `shift` comes to the middle. */
+export function applyShift(camera: PerspectiveCamera, shift: number): void {
+  const aspect = camera.aspect;
+  camera.setViewOffset(aspect, 1, 0, -shift / 2, aspect, 1);
 }
