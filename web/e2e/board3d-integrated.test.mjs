@@ -222,6 +222,14 @@ describe('the game page with its 3D board', () => {
     assert.deepEqual(leaks, [], 'no hidden name reached the 3D board');
     assert.ok(states.some((s) => s.phase === 'turn-curtain'), 'the curtain phases were seen');
     assert.ok(states.some((s) => s.state.pieces.some((p) => p.label !== undefined)), 'own names were passed');
+    // Long English names go on the pieces' faces short; the grid says them in full.
+    const faces = new Map(states.flatMap((s) => s.state.pieces).filter((p) => p.label !== undefined).map((p) => [p.kind, p.label]));
+    assert.equal(faces.get('lieutenant_general'), 'Lt. Gen.');
+    assert.equal(faces.get('spy'), 'Spy');
+    const square = states.at(-1).state.pieces.find((p) => p.kind === 'lieutenant_general')?.square;
+    if (square !== undefined) {
+      assert.match(await page.$eval(`.cell[data-square="${square}"]`, (el) => el.getAttribute('aria-label')), /lieutenant general/i);
+    }
     assert.deepEqual(errors, []);
     await page.close();
   });

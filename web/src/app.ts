@@ -414,7 +414,8 @@ export class App {
         : reviewed !== null
           ? this.reviewState(reviewed, match.phase.side, this.review?.undone)
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
-    for (const b of this.boards) b.setState(state);
+    const faces = this.boards.length > 1 ? this.onPieceFaces(state) : state;
+    for (const b of this.boards) b.setState(b === this.grid ? state : faces);
     // A step back slides once; a later redraw (a new language, say) shows the position still.
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
@@ -900,6 +901,18 @@ export class App {
   private reviewedFrame(): ReviewFrame | null {
     const r = this.review;
     return r === null || r.at >= r.frames.length - 1 ? null : (r.frames[r.at] ?? null);
+  }
+
+  /**
+   * The state as the 3D board writes it on the pieces' faces: short names where the full one is
+   * long. The grid keeps the full names, which its squares' accessible names read out.
+   */
+  private onPieceFaces(state: BoardState): BoardState {
+    const t = this.i18n;
+    return {
+      ...state,
+      pieces: state.pieces.map((p) => (p.label === undefined || p.kind === undefined ? p : { ...p, label: t.kindOnPiece(p.kind) })),
+    };
   }
 
   private reviewState(frame: ReviewFrame, viewer: Side, undone: Review['undone']): BoardState {

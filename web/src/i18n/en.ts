@@ -221,3 +221,27 @@ export type MessageKey = keyof typeof en;
 
 /** A catalogue for one language: every key, translated. */
 export type Catalogue = { readonly [K in MessageKey]: string };
+
+/**
+ * The names written on the 3D pieces' faces: capitalised, as on a real piece, and short where the
+ * full name is long ("lieutenant general" would be a few pixels high on a phone). Japanese and
+ * Korean names are two or three characters and are written as they are.
+ */
+export const enPieceFaces: Readonly<Record<string, string>> = {
+  general: 'General',
+  lieutenant_general: 'Lt. Gen.',
+  major_general: 'Maj. Gen.',
+  colonel: 'Colonel',
+  lieutenant_colonel: 'Lt. Col.',
+  major: 'Major',
+  captain: 'Captain',
+  lieutenant: 'Lieut.',
+  second_lieutenant: '2nd Lt.',
+  cavalry: 'Cavalry',
+  engineer: 'Engineer',
+  tank: 'Tank',
+  plane: 'Plane',
+  spy: 'Spy',
+  mine: 'Mine',
+  flag: 'Flag',
+};

@@ -113,6 +113,24 @@ describe('language choice', () => {
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });
 
+  it('writes short names on the pieces where the full one is long', () => {
+    const i18n = new I18n(testEngine().kinds, undefined, []);
+    i18n.setLang('en');
+    expect(i18n.kindOnPiece('lieutenant_general')).toBe('Lt. Gen.');
+    expect(i18n.kindOnPiece('second_lieutenant')).toBe('2nd Lt.');
+    expect(i18n.kindOnPiece('spy')).toBe('Spy');
+    // Every face is shorter than the longest full name, which set the need.
+    for (const kind of testEngine().kinds) {
+      expect(i18n.kindOnPiece(kind.id).length).toBeLessThanOrEqual(9);
+      // Capitalised, as on a real piece: every kind has its face, none falls back to the sentence's word.
+      expect(i18n.kindOnPiece(kind.id)).toMatch(/^[A-Z0-9]/);
+    }
+    i18n.setLang('ja');
+    expect(i18n.kindOnPiece('lieutenant_general')).toBe('中将');
+    i18n.setLang('ko');
+    expect(i18n.kindOnPiece('second_lieutenant')).toBe('소위');
+  });
+
   it('says how long the friend has been away in each language', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['ja']);
     const offer = (seconds: number) => i18n.t('onlineCpuOffer', { time: i18n.duration(seconds) });

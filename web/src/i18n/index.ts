@@ -3,7 +3,7 @@
  * remembered in `localStorage`. Piece names come from the engine (the spec's table).
  */
 import type { KindInfo } from '../engine';
-import { en, type Catalogue, type MessageKey } from './en';
+import { en, enPieceFaces, type Catalogue, type MessageKey } from './en';
 import { ja } from './ja';
 import { ko } from './ko';
 import type { KeyValueStorage } from '../storage';
@@ -134,6 +134,11 @@ export class I18n {
     const info = this.kindNames.get(id);
     if (info === undefined) return id;
     return info[this.current];
+  }
+
+  /** A kind's name as written on a 3D piece's face: a short form where the name is long. */
+  kindOnPiece(id: string): string {
+    return (this.current === 'en' ? enPieceFaces[id] : undefined) ?? this.kind(id);
   }
 
   side(side: 'sente' | 'gote'): string {
