@@ -308,6 +308,31 @@ describe('play a friend by URL', () => {
     await guest.close();
   });
 
+  it('a second tab of the same seat takes it; the first lets it go until asked to play here again', async () => {
+    const { host, guest, url } = await roomWithFriend();
+    const again = new URL(url);
+    again.searchParams.set('e2e', '');
+    const tab = await guest.context().newPage();
+    await tab.goto(again.toString());
+    await tab.waitForFunction(() => window.gunjinTest !== undefined);
+    await waitPhase(tab, ['setup']);
+    await tab.waitForSelector('[data-connection="open"]');
+    await guest.waitForSelector('[data-focus-key="play-here"]');
+    assert.match(await guest.textContent('.online-status'), /another tab/);
+    // Nobody takes the seat back on their own: after a while both are as they were.
+    await new Promise((ok) => setTimeout(ok, 3000));
+    assert.equal(await tab.getAttribute('.online-status', 'data-connection'), 'open');
+    assert.notEqual(await guest.$('[data-focus-key="play-here"]'), null);
+    assert.equal(await host.getAttribute('[data-presence]', 'data-presence'), 'connected');
+    // Asked, the first tab plays here again, and the second lets go.
+    await guest.click('[data-focus-key="play-here"]');
+    await guest.waitForSelector('[data-connection="open"]');
+    await tab.waitForSelector('[data-focus-key="play-here"]');
+    await host.close();
+    await guest.close();
+    await tab.close();
+  });
+
   it('the creator may play the CPU instead of waiting, which closes the room; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
     const url = await createRoom(host);

@@ -245,8 +245,15 @@ async fn reconnecting_replays_missed_events_or_resyncs() {
     assert_eq!(s["v"], guest.v);
     assert_eq!(s["room"]["phase"], "playing");
     assert_eq!(s["room"]["view"]["history"].as_array().unwrap().len(), 9);
-    // The older connection of the same seat is closed.
+    // The older connection of the same seat is told why (so a second tab does not take the seat
+    // back on its own), then closed.
     assert!(guest.closed_within(Duration::from_secs(5)).await);
+    let last = guest.frames.last().unwrap();
+    assert_eq!(
+        (last["t"].as_str(), last["code"].as_str()),
+        (Some("error"), Some("replaced")),
+        "{last}"
+    );
 
     // A refresh of the host's page with no version: a sync.
     let mut host2 = Client::connect(server.addr, &room).await;

@@ -180,6 +180,8 @@ export const en = {
   onlineConnected: 'Connected',
   onlineReconnecting: 'Connection lost: retrying in {seconds} s',
   onlineStopped: 'Disconnected',
+  onlineReplaced: 'This game was opened in another tab or on another device, so this page let go of it',
+  onlinePlayHere: 'Play here',
   onlineReconnectNow: 'Reconnect now',
   onlineOpponentNone: 'Your friend has not come yet.',
   onlineOpponentConnected: 'Your friend is here.',

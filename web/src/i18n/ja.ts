@@ -182,6 +182,8 @@ export const ja: Catalogue = {
   onlineConnected: '接続済み',
   onlineReconnecting: '接続が切れました。{seconds} 秒後に再接続します',
   onlineStopped: '切断されています',
+  onlineReplaced: 'この対局は別のタブか別の端末で開かれたので、ここでの接続を切りました',
+  onlinePlayHere: 'ここで続ける',
   onlineReconnectNow: '今すぐ再接続',
   onlineOpponentNone: '友達はまだ来ていません。',
   onlineOpponentConnected: '友達が来ています。',

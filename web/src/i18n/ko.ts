@@ -182,6 +182,8 @@ export const ko: Catalogue = {
   onlineConnected: '연결됨',
   onlineReconnecting: '연결이 끊겼습니다. {seconds}초 후 다시 연결합니다',
   onlineStopped: '연결 끊김',
+  onlineReplaced: '이 게임이 다른 탭이나 다른 기기에서 열려서 여기서는 연결을 끊었습니다',
+  onlinePlayHere: '여기서 계속하기',
   onlineReconnectNow: '지금 다시 연결',
   onlineOpponentNone: '친구가 아직 오지 않았습니다.',
   onlineOpponentConnected: '친구가 들어와 있습니다.',

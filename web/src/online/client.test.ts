@@ -141,6 +141,24 @@ describe('RoomClient', () => {
     expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500 });
   });
 
+  it('lets another tab keep the seat it took, and takes it back only when asked', () => {
+    const { client, sockets, timers } = playing(10);
+    sockets[0]!.receive({ t: 'error', code: 'replaced', message: 'this seat was taken by a newer connection' });
+    sockets[0]!.drop();
+    expect(client.connection).toEqual({ kind: 'replaced' });
+    // No reconnection of its own: the two tabs would take the seat from each other for ever.
+    expect(timers.delays()).toEqual([]);
+    client.reconnectNow();
+    expect(sockets).toHaveLength(1);
+    expect(client.resign()).toBe(false);
+    client.takeSeatBack();
+    expect(sockets).toHaveLength(2);
+    sockets[1]!.open();
+    expect(sockets[1]!.sent[0]).toEqual({ t: 'hello', token: 'tok', since: 10 });
+    sockets[1]!.receive({ t: 'welcome', v: 10, seat: 'host' });
+    expect(client.connection.kind).toBe('open');
+  });
+
   it('backs off from 0.5 s up to 10 s', () => {
     expect([1, 2, 3, 4, 5, 6, 7].map(backoffMs)).toEqual([500, 1000, 2000, 4000, 8000, 10000, 10000]);
   });

@@ -69,7 +69,9 @@ export type Connection =
   | { readonly kind: 'open' }
   | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number }
   /** No more reconnections: the room is closed, the token refused, or the client disposed. */
-  | { readonly kind: 'stopped' };
+  | { readonly kind: 'stopped' }
+  /** Another tab or device took this seat; it is taken back only when the player asks. */
+  | { readonly kind: 'replaced' };
 
 /** Reconnection delays: 0.5 s doubling up to 10 s. */
 export function backoffMs(attempt: number): number {
@@ -272,6 +274,13 @@ export class RoomClient {
     return this.send({ t: 'abandon' });
   }
 
+  /** Takes the seat back from the tab or device that took it. */
+  takeSeatBack(): void {
+    if (this.conn.kind !== 'replaced' || this.disposed) return;
+    this.attempt = 1;
+    this.open();
+  }
+
   /** Reconnects at once (the browser came back online). */
   reconnectNow(): void {
     if (this.conn.kind !== 'waiting') return;
@@ -426,6 +435,12 @@ export class RoomClient {
         this.error = { code: m.code };
         if (m.code === 'stale_version') this.send({ t: 'sync' });
         if (FATAL.has(m.code)) this.stop();
+        if (m.code === 'replaced') {
+          // Reconnecting on its own would take the seat from the other tab, and that one would
+          // take it back: the two would trade it for ever.
+          this.stop();
+          this.conn = { kind: 'replaced' };
+        }
         break;
     }
     this.changed();

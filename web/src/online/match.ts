@@ -187,6 +187,11 @@ export class OnlineMatch implements Match {
     this.client?.reconnectNow();
   }
 
+  /** Plays here again after another tab or device took the seat. */
+  takeSeatBack(): void {
+    this.client?.takeSeatBack();
+  }
+
   // ---- Match ---------------------------------------------------------------------------------
 
   get phase(): Phase {

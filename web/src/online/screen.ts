@@ -90,6 +90,9 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
     } else if (c?.kind === 'stopped') {
       lines.push(t.t('onlineStopped'));
       now.lost = true;
+    } else if (c?.kind === 'replaced') {
+      lines.push(t.t('onlineReplaced'));
+      now.lost = true;
     }
   }
   if (s !== null && before.opponent !== null && now.opponent !== before.opponent) {
@@ -206,7 +209,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   }
 
   const err = match.lastError;
-  const refused = err !== null && err.code !== 'stale_version' ? msg(t.t('onlineRefused', { code: err.code }), 'warn') : null;
+  // A stale version is mended by a sync, and a seat taken elsewhere is said on the connection's line.
+  const refused = err !== null && err.code !== 'stale_version' && err.code !== 'replaced' ? msg(t.t('onlineRefused', { code: err.code }), 'warn') : null;
 
   switch (s.phase) {
     case 'arranging': {
@@ -316,6 +320,10 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
       text = t.t('onlineStopped');
       cls = 'stopped';
       break;
+    case 'replaced':
+      text = t.t('onlineReplaced');
+      cls = 'stopped';
+      break;
     default:
       text = t.t('onlineConnecting');
       cls = 'connecting';
@@ -330,6 +338,7 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
     { class: 'online-status', attrs: { 'data-connection': cls } },
     h('p', { attrs: { id: CONNECTION_ID } }, h('span', { class: `online-dot ${cls}`, attrs: { 'aria-hidden': 'true' } }), ' ', text),
     c?.kind === 'waiting' ? button(t.t('onlineReconnectNow'), () => match.reconnectNow(), { key: 'reconnect', class: 'btn ghost' }) : null,
+    c?.kind === 'replaced' ? button(t.t('onlinePlayHere'), () => match.takeSeatBack(), { key: 'play-here', class: 'btn primary' }) : null,
     s === null ? null : h('p', { class: 'small', text: t.t('onlineYouPlay', { side: t.side(s.side) }) }),
     presence === null ? null : h('p', { class: 'small', attrs: { 'data-presence': s?.opponent ?? '' }, text: presence }),
   );

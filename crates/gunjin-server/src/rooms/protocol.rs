@@ -87,6 +87,10 @@ pub enum ErrorCode {
     NotOffered,
     /// A request from a page of another site (HTTP 403, before any WebSocket).
     ForbiddenOrigin,
+    /// A newer connection (another tab or device) took this seat; this connection closes after
+    /// this message. A client should not reconnect on its own, or two tabs would take the seat
+    /// from each other for ever: reconnecting takes the seat back.
+    Replaced,
     /// The server failed; the request may be retried.
     Internal,
 }

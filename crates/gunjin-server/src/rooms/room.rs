@@ -566,6 +566,13 @@ impl<G: RefereeGame> Room<G> {
             .ok_or(ErrorCode::BadToken)?;
         let i = seat.index();
         if let Some(old) = self.conns[i].replace(conn) {
+            let told = ServerMsg::<G>::Error {
+                code: ErrorCode::Replaced,
+                message: "this seat was taken by a newer connection (another tab or device)".into(),
+                details: None,
+            };
+            // Queued before the close, which flushes it; a full queue closes it without.
+            let _ = old.tx.try_send(Out::Text(encode(&told)));
             old.closer.notify_one();
         }
         let v = self.versions[i];
