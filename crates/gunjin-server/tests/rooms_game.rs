@@ -455,6 +455,23 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
     tokio::time::sleep(Duration::from_millis(1200)).await;
     c.send(json!({"t":"ping"})).await;
     assert_eq!(c.until("pong").await["t"], "pong");
+
+    // Binary frames count too: each would otherwise get its bad_json answer.
+    tokio::time::sleep(Duration::from_millis(3000)).await;
+    for _ in 0..20 {
+        c.ws.send(tokio_tungstenite::tungstenite::Message::Binary(
+            vec![1].into(),
+        ))
+        .await
+        .unwrap();
+    }
+    let mut limited = 0;
+    for _ in 0..20 {
+        if c.recv().await["code"] == "rate_limited" {
+            limited += 1;
+        }
+    }
+    assert!(limited >= 10, "{limited} of 20 binary frames limited");
 }
 
 #[tokio::test]
@@ -541,4 +558,67 @@ async fn room_creation_is_rate_limited_server_wide() {
     let (i, status, code) = refused.expect("a refusal");
     assert!(i >= 10, "the burst allows ten");
     assert_eq!((status, code), (429, json!("rate_limited")));
+}
+
+#[tokio::test]
+async fn the_api_answers_json_for_a_wrong_method_or_path() {
+    let dir = tempdir::Dir::new("api-json");
+    let server = start(test_config(&dir), None).await;
+    let addr = server.addr;
+    let (room, _) = create(addr).await;
+    for (method, path, status, code) in [
+        ("GET", "/api/rooms".to_owned(), 405, "method_not_allowed"),
+        (
+            "DELETE",
+            format!("/api/rooms/{room}"),
+            405,
+            "method_not_allowed",
+        ),
+        (
+            "GET",
+            format!("/api/rooms/{room}/join"),
+            405,
+            "method_not_allowed",
+        ),
+        ("GET", "/api/rooms/".to_owned(), 404, "not_found"),
+        ("GET", format!("/api/rooms/{room}/x"), 404, "not_found"),
+        ("POST", "/api/nothing".to_owned(), 404, "not_found"),
+    ] {
+        let (got, body) = http(addr, method, &path, None).await;
+        assert_eq!(
+            (got, body["error"]["code"].as_str()),
+            (status, Some(code)),
+            "{method} {path}: {body}"
+        );
+    }
+    // The room is untouched and the real endpoints still answer.
+    let (status, body) = http(addr, "GET", &format!("/api/rooms/{room}"), None).await;
+    assert_eq!((status, body["state"].clone()), (200, json!("open")));
+}
+
+#[tokio::test]
+async fn withdrawing_a_set_up_never_confirmed_tells_nobody_anything() {
+    let dir = tempdir::Dir::new("unarrange");
+    let server = start(test_config(&dir), None).await;
+    let (_, _, _, mut host, mut guest) = seated_pair(server.addr).await;
+    let v = (host.v, guest.v);
+    host.send(json!({"t":"unarrange"})).await;
+    host.send(json!({"t":"ping"})).await;
+    assert_eq!(host.recv().await["t"], "pong", "no event for the host");
+    guest.send(json!({"t":"ping"})).await;
+    assert_eq!(
+        guest.recv().await["t"],
+        "pong",
+        "no \"withdrew\" for the friend"
+    );
+    assert_eq!((host.v, guest.v), v);
+    // A confirmed one is withdrawn as before: both are told.
+    arrange(&mut host, 3).await;
+    guest.until("ready").await;
+    host.send(json!({"t":"unarrange"})).await;
+    let told = guest.until("ready").await;
+    assert_eq!(
+        (told["who"].clone(), told["ready"].clone()),
+        (json!("opponent"), json!(false))
+    );
 }

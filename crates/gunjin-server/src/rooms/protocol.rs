@@ -87,6 +87,10 @@ pub enum ErrorCode {
     NotOffered,
     /// A request from a page of another site (HTTP 403, before any WebSocket).
     ForbiddenOrigin,
+    /// (HTTP 404) No endpoint of the API at that path.
+    NotFound,
+    /// (HTTP 405) The endpoint does not take that method.
+    MethodNotAllowed,
     /// A newer connection (another tab or device) took this seat; this connection closes after
     /// this message. A client should not reconnect on its own, or two tabs would take the seat
     /// from each other for ever: reconnecting takes the seat back.
@@ -104,6 +108,8 @@ impl ErrorCode {
             ErrorCode::RoomFull => 409,
             ErrorCode::RoomClosed => 410,
             ErrorCode::ForbiddenOrigin => 403,
+            ErrorCode::NotFound => 404,
+            ErrorCode::MethodNotAllowed => 405,
             ErrorCode::Internal => 500,
             ErrorCode::RateLimited => 429,
             _ => 400,

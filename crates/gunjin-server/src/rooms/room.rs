@@ -709,7 +709,10 @@ impl<G: RefereeGame> Room<G> {
                         _ => Refusal::new(ErrorCode::NotArranging, "the game has already started"),
                     });
                 };
-                held[seat.index()] = None;
+                // Nothing confirmed, nothing to withdraw: the friend is told nothing.
+                if held[seat.index()].take().is_none() {
+                    return Ok(());
+                }
                 self.set_ready(seat, false);
                 self.push_snapshot();
                 Ok(())

@@ -12,7 +12,7 @@ use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{any, get, post};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, mpsc, oneshot};
 
@@ -30,10 +30,15 @@ use super::{RoomError, RoomsConfig, RoomsState};
 /// - `GET /ws/rooms/{id}` → the WebSocket (see `docs/protocol.md`)
 pub fn router<G: RefereeGame>(state: RoomsState<G>) -> Router {
     Router::new()
-        .route("/api/rooms", post(create::<G>))
-        .route("/api/rooms/{id}", get(info::<G>))
-        .route("/api/rooms/{id}/join", post(join::<G>))
+        .route("/api/rooms", post(create::<G>).fallback(wrong_method))
+        .route("/api/rooms/{id}", get(info::<G>).fallback(wrong_method))
+        .route(
+            "/api/rooms/{id}/join",
+            post(join::<G>).fallback(wrong_method),
+        )
         .route("/ws/rooms/{id}", get(socket::<G>))
+        // The API answers in JSON everywhere, not with the page's fallback.
+        .route("/api/{*rest}", any(no_endpoint))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
             same_origin::<G>,
@@ -52,6 +57,17 @@ async fn same_origin<G: RefereeGame>(
     } else {
         forbidden()
     }
+}
+
+async fn wrong_method() -> Response {
+    http_error(
+        ErrorCode::MethodNotAllowed,
+        "this endpoint does not take that method",
+    )
+}
+
+async fn no_endpoint() -> Response {
+    http_error(ErrorCode::NotFound, "no such endpoint")
 }
 
 fn http_error(code: ErrorCode, message: &str) -> Response {
@@ -256,21 +272,23 @@ async fn read_loop<G: RefereeGame>(
             return;
         };
         let text = match frame {
+            Message::Close(_) => return,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            // Every message a client sends counts towards its rate, binary ones too: each is
+            // answered.
+            _ if !bucket.take() => {
+                say(
+                    ErrorCode::RateLimited,
+                    "too many messages; this one was dropped",
+                );
+                continue;
+            }
             Message::Text(text) => text,
             Message::Binary(_) => {
                 say(ErrorCode::BadJson, "frames must be JSON text");
                 continue;
             }
-            Message::Close(_) => return,
-            Message::Ping(_) | Message::Pong(_) => continue,
         };
-        if !bucket.take() {
-            say(
-                ErrorCode::RateLimited,
-                "too many messages; this one was dropped",
-            );
-            continue;
-        }
         if text.as_str().len() > config.max_message {
             say(ErrorCode::TooLarge, "the message is too long");
             continue;
