@@ -419,6 +419,36 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('draws the shadows again only when the scene changes, not when the camera turns', async () => {
+    const page = await openBoard();
+    const spy = { square: 'c3', side: 'sente', label: 'Spy' };
+    await setState(page, state({ pieces: [spy] }));
+    const counts = () => page.evaluate(() => ({ frames: window.board3d.renderCount, shadows: window.board3d.shadowCount }));
+    const before = await counts();
+    const start = await at(page, 'c3');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 6; i++) await page.mouse.move(start.x + i * 15, start.y);
+    await page.mouse.up();
+    await settled(page);
+    const turned = await counts();
+    assert.ok(turned.frames > before.frames, 'the turn was drawn');
+    assert.equal(turned.shadows, before.shadows, 'with the shadows as they were');
+    await setState(page, state({ pieces: [{ ...spy, square: 'c4' }], lastMove: { from: 'c3', to: 'c4' } }));
+    assert.ok((await counts()).shadows > turned.shadows, 'a move draws them again');
+    // And the moved piece's shadow is where the piece is: the picture matches a fresh board's.
+    const fresh = await openBoard();
+    await fresh.evaluate(async (s) => {
+      window.board3d.setState(s);
+      await window.board3d.settled();
+    }, state({ pieces: [{ ...spy, square: 'c4' }], lastMove: { from: 'c3', to: 'c4' } }));
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    assert.ok(changedShare(await shot(page), await shot(fresh)) < 0.01, 'the same picture, shadows included');
+    await fresh.close();
+    await page.close();
+  });
+
   it('takes a one-finger tap on a touch screen as a press: a piece, then its destination', async () => {
     const page = await openBoard('reduced=1', 'no-preference', true);
     const major = { square: 'b3', side: 'sente', kind: 'major', label: 'Major' };

@@ -175,6 +175,9 @@ export class Board3D {
   private pressSpoiled = false;
   private rafId = 0;
   private frames = 0;
+  private shadowFrames = 0;
+  /** Whether the scene changed since the shadow map was last drawn. */
+  private shadowsStale = true;
   private idleWaiters: (() => void)[] = [];
   private disposed = false;
   private forcedReducedMotion: boolean | undefined;
@@ -198,6 +201,10 @@ export class Board3D {
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = PCFShadowMap;
+    // Turning or zooming the camera moves no shadow: the map is drawn again only when something
+    // in the scene changed (about half the draw calls of a frame, which matters on a software
+    // renderer).
+    this.renderer.shadowMap.autoUpdate = false;
     this.canvas = this.renderer.domElement;
     this.canvas.className = 'board3d-canvas';
     this.canvas.setAttribute('role', 'img');
@@ -246,7 +253,7 @@ export class Board3D {
     this.flash.renderOrder = 10;
     this.scene.add(this.flash);
 
-    this.controls = new Orbit(this.camera, this.canvas, this.invalidate);
+    this.controls = new Orbit(this.camera, this.canvas, this.invalidateView);
     this.controls.maxPolar = MAX_POLAR;
 
     const [bar, buttons] = this.buildButtons(opts.text);
@@ -467,6 +474,11 @@ export class Board3D {
     return this.frames;
   }
 
+  /** Frames that drew the shadows again (a camera move alone does not). */
+  get shadowCount(): number {
+    return this.shadowFrames;
+  }
+
   /** Removes the board from the page and frees its GPU resources. */
   dispose(): void {
     if (this.disposed) return;
@@ -497,7 +509,14 @@ export class Board3D {
 
   // ---- drawing -----------------------------------------------------------------------------
 
+  /** Asks for a frame after a change in the scene. */
   private readonly invalidate = (): void => {
+    this.shadowsStale = true;
+    this.invalidateView();
+  };
+
+  /** Asks for a frame after the camera alone moved. */
+  private readonly invalidateView = (): void => {
     if (this.rafId || this.disposed) return;
     this.rafId = requestAnimationFrame(this.frame);
   };
@@ -506,6 +525,11 @@ export class Board3D {
     this.rafId = 0;
     if (this.disposed) return;
     const running = this.animator.step(now);
+    if (this.shadowsStale) {
+      this.shadowsStale = false;
+      this.renderer.shadowMap.needsUpdate = true;
+      this.shadowFrames++;
+    }
     this.renderer.render(this.scene, this.camera);
     this.frames++;
     if (!running) this.battling = false;
