@@ -253,6 +253,32 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
+  it('zooms with the wheel over the board, and scrolls the page once the zoom is at its limit', async () => {
+    const page = await openPage(browser, server.url);
+    assert.equal(await board3d(page), 'on');
+    assert.ok(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight), 'the page is taller than the window');
+    // (Finding a square scrolls the canvas into view: the page is where it stays from here on.)
+    const width = async () => { const a = await at(page, 'a4'); const f = await at(page, 'f4'); return Math.hypot(f.x - a.x, f.y - a.y); };
+    const base = await width();
+    const box = await page.$eval('.board3d-canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+    const top = await page.evaluate(() => window.scrollY);
+    await page.mouse.move(box.x, box.y);
+    await page.mouse.wheel(0, 300);
+    await settled(page);
+    assert.equal(await page.evaluate(() => window.scrollY), top, 'the first turn of the wheel zooms, the page stays');
+    const smaller = await page.evaluate(() => {
+      const a = window.gunjinBoard3D.screenPosition('a4');
+      const f = window.gunjinBoard3D.screenPosition('f4');
+      return Math.hypot(f.x - a.x, f.y - a.y);
+    });
+    assert.ok(smaller < base, `the board is smaller: ${base} → ${smaller}`);
+    for (let i = 0; i < 12; i++) {
+      await page.mouse.wheel(0, 300);
+      await new Promise((ok) => setTimeout(ok, 30));
+    }
+    await page.waitForFunction((y) => window.scrollY > y, top, { timeout: 5000 });
+  });
+
   it('switches between the slanted and top views, and follows the language', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');

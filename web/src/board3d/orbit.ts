@@ -121,10 +121,15 @@ export class Orbit {
   };
 
   private readonly wheel = (e: WheelEvent): void => {
-    e.preventDefault();
     const lines = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
     const delta = Math.max(-400, Math.min(400, e.deltaY * lines));
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
+    // At the limit the wheel has nothing to zoom: it scrolls the page, or a board filling the
+    // screen would hold the page still under the pointer.
+    const atLimit =
+      delta > 0 ? this.spherical.radius >= this.maxDistance - 1e-6 : delta < 0 ? this.spherical.radius <= this.minDistance + 1e-6 : true;
+    if (atLimit) return;
+    e.preventDefault();
     this.zoom(Math.pow(0.95, -delta * 0.01));
   };
 }
