@@ -19,15 +19,20 @@ struct Referee {
     stdout: BufReader<ChildStdout>,
 }
 
+/// `gunjin referee` started with all three pipes.
+fn spawn_referee() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_gunjin"))
+        .arg("referee")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start gunjin referee")
+}
+
 impl Referee {
     fn start() -> Referee {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gunjin"))
-            .arg("referee")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start gunjin referee");
+        let mut child = spawn_referee();
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::new(child.stdout.take().unwrap());
         Referee {
@@ -773,13 +778,7 @@ fn garbage_bytes_do_not_end_the_referee() {
 #[test]
 fn stdout_holds_one_answer_line_per_request_line_and_nothing_else() {
     let run = |input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gunjin"))
-            .arg("referee")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("start gunjin referee");
+        let mut child = spawn_referee();
         child
             .stdin
             .take()
