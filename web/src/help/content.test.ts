@@ -242,6 +242,7 @@ const ALLOWED: readonly string[] = [
   '‘승패표’',
   '‘버튼으로 조작’',
   '‘교대하기’',
+  '‘플레이 방식 다시 선택하기’',
   // Piece names: the six ranks that can occupy the HQ.
   '大将・中将・少将・大佐・中佐・少佐',
   '대장·중장·소장·대령·중령·소령',

@@ -137,7 +137,7 @@ describe('language choice', () => {
     expect(offer(120)).toBe('友達の接続が 2 分間切れたままです。');
     expect(offer(45)).toBe('友達の接続が 45 秒間切れたままです。');
     i18n.setLang('ko');
-    expect(offer(120)).toBe('친구의 연결이 2분 동안 끊겨 있습니다.');
+    expect(offer(120)).toBe('친구의 연결이 2분째 끊겨 있습니다.');
     i18n.setLang('en');
     expect(offer(180)).toBe('Your friend has been away for 3 min.');
     expect(offer(90)).toBe('Your friend has been away for 90 s.');
