@@ -145,12 +145,26 @@ impl GunjinDeployment {
     }
 }
 
-/// A move on the wire: `{"from":"b3","to":"b4"}`.
+/// A move on the wire: `{"from":"b3","to":"b4"}`, an object only (a derived reader would also
+/// take `["b3","b4"]`, a second shape the protocol does not have).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "BTreeMap<String, Square>")]
 pub struct WireMove {
     pub from: Square,
     pub to: Square,
+}
+
+impl TryFrom<BTreeMap<String, Square>> for WireMove {
+    type Error = String;
+
+    fn try_from(mut fields: BTreeMap<String, Square>) -> Result<Self, String> {
+        let from = fields.remove("from").ok_or("missing field `from`")?;
+        let to = fields.remove("to").ok_or("missing field `to`")?;
+        match fields.keys().next() {
+            Some(extra) => Err(format!("unknown field `{extra}`, expected `from` and `to`")),
+            None => Ok(WireMove { from, to }),
+        }
+    }
 }
 
 impl From<WireMove> for gunjin::Move {

@@ -372,6 +372,19 @@ mod tests {
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
+        // A move is an object: the array form a derived reader would take is no shape of ours.
+        assert_eq!(
+            code(r#"{"t":"move","move":["b3","b4"],"v":1}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"move","move":{"from":"b3"},"v":1}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"move","move":{"from":"b3","to":"b4"},"v":1}"#),
+            None
+        );
         // A square named twice: which kind was meant? Neither is taken; the setup is at fault.
         assert_eq!(
             code(r#"{"t":"arrange","setup":{"a1":"flag","a2":"mine","a1":"mine"}}"#),
