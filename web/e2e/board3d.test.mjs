@@ -652,6 +652,43 @@ describe('3D board', () => {
     assert.equal(preferred, 1, 'the user\'s prefers-reduced-motion is followed');
   });
 
+  it('stops animating on a device that draws frames too slowly, unless motion is asked for', async () => {
+    const run = async (query) => {
+      const page = await openBoard(query);
+      await setState(page, state({ pieces: [{ square: 'a3', side: 'sente', label: 'Spy' }] }));
+      // Each frame comes 150 ms later than the screen's: a software renderer's pace.
+      await page.evaluate(() => {
+        const raf = window.requestAnimationFrame.bind(window);
+        const now = performance.now.bind(performance);
+        let late = 0;
+        // The clock the tweens start by runs late alike, so a tween still takes its time.
+        performance.now = () => now() + late;
+        window.requestAnimationFrame = (cb) => raf((t) => cb(t + (late += 150)));
+      });
+      // The spy walks up the a column and back; each step is a slide.
+      const squares = ['a4', 'a3', 'a4', 'a3', 'a4', 'a3', 'a4', 'a3'];
+      let dropped = false;
+      let from = 'a3';
+      let moves = 0;
+      for (const to of squares) {
+        await framesFor(page, state({ pieces: [{ square: to, side: 'sente', label: 'Spy' }], lastMove: { from, to } }));
+        from = to;
+        moves++;
+        dropped = await page.evaluate(() => window.board3d.motionDropped);
+        if (dropped) break;
+      }
+      const next = await framesFor(page, state({ pieces: [{ square: 'b3', side: 'sente', label: 'Spy' }], lastMove: { from, to: 'b3' } }));
+      await page.close();
+      return { dropped, moves, next };
+    };
+    const left = await run('');
+    assert.ok(left.dropped, `motion stops after a few slow moves: ${JSON.stringify(left)}`);
+    assert.equal(left.next, 1, 'the next move is drawn at once');
+    const forced = await run('reduced=0');
+    assert.equal(forced.dropped, false);
+    assert.ok(forced.next >= 2, `asked for, motion stays: ${forced.next} frames`);
+  });
+
   it('keeps sliding when the page redraws the same position mid-move', async () => {
     const page = await openBoard('reduced=0');
     const spy = { square: 'a3', side: 'sente', label: 'Spy' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Animator, easeInOut } from './animator';
+import { Animator, FrameWatch, easeInOut } from './animator';
 
 describe('animator', () => {
   it('runs tweens over time, in order, and reports when it is done', () => {
@@ -32,5 +32,21 @@ describe('animator', () => {
     expect(easeInOut(1)).toBe(1);
     expect(easeInOut(0.5)).toBeCloseTo(0.5);
     expect(easeInOut(0.25) + easeInOut(0.75)).toBeCloseTo(1);
+  });
+
+  it('tells a device that draws animation frames too slowly, not one that paused between animations', () => {
+    const slow = new FrameWatch(120, 4);
+    const verdicts = [0, 180, 360, 540, 720].map((t) => slow.frame(t));
+    expect(verdicts).toEqual([false, false, false, false, true]);
+
+    const smooth = new FrameWatch(120, 4);
+    // 60 frames a second, with a long pause between two animations, and one slow frame among fast ones.
+    let t = 0;
+    const seen: boolean[] = [];
+    for (let i = 0; i < 30; i++) seen.push(smooth.frame((t += 16)));
+    smooth.idle();
+    t += 5000;
+    for (let i = 0; i < 30; i++) seen.push(smooth.frame((t += i === 10 ? 300 : 16)));
+    expect(seen.some(Boolean)).toBe(false);
   });
 });

@@ -27,7 +27,7 @@ import {
   Vector3,
   WebGLRenderer,
 } from 'three';
-import { Animator, easeInOut } from './animator';
+import { Animator, FrameWatch, easeInOut } from './animator';
 import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, POLAR, applyShift, azimuthOf, directionOf, frame } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
@@ -176,6 +176,9 @@ export class Board3D {
   private rafId = 0;
   private frames = 0;
   private shadowFrames = 0;
+  private readonly frameWatch = new FrameWatch();
+  /** Frames of animations came too slowly: moves are drawn at once (unless motion is forced). */
+  private tooSlow = false;
   /** Whether the scene changed since the shadow map was last drawn. */
   private shadowsStale = true;
   private idleWaiters: (() => void)[] = [];
@@ -524,7 +527,14 @@ export class Board3D {
   private readonly frame = (now: number): void => {
     this.rafId = 0;
     if (this.disposed) return;
-    const running = this.animator.step(now);
+    const animating = this.animator.busy;
+    let running = this.animator.step(now);
+    if (!animating) this.frameWatch.idle();
+    else if (this.frameWatch.frame(now) && this.forcedReducedMotion === undefined && !this.tooSlow) {
+      this.tooSlow = true;
+      this.animator.finish();
+      running = false;
+    }
     if (this.shadowsStale) {
       this.shadowsStale = false;
       this.renderer.shadowMap.needsUpdate = true;
@@ -549,7 +559,12 @@ export class Board3D {
   }
 
   private reducedMotion(): boolean {
-    return this.forcedReducedMotion ?? this.motionQuery?.matches ?? false;
+    return this.forcedReducedMotion ?? (this.tooSlow || (this.motionQuery?.matches ?? false));
+  }
+
+  /** Whether this device has proved too slow to animate (the moves are then drawn at once). */
+  get motionDropped(): boolean {
+    return this.tooSlow;
   }
 
   private sizeCanvas(): void {
