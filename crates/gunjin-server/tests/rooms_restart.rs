@@ -150,3 +150,40 @@ async fn plies(host: &mut Client, guest: &mut Client, n: usize) {
         assert_eq!(m["status"]["state"], "ongoing");
     }
 }
+
+#[tokio::test]
+async fn a_move_the_store_could_not_take_is_stored_with_the_next_one() {
+    let dir = tempdir::Dir::new("locked");
+    let db = dir.path().join("rooms.sqlite3");
+    let (child, addr) = spawn_server(&db);
+    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(addr).await;
+    arrange(&mut host, 1).await;
+    arrange(&mut guest, 2).await;
+    host.until("started").await;
+    guest.until("started").await;
+
+    // Another program holds the database's write lock past the server's 5 s patience: the first
+    // move is played and told, but not stored.
+    let lock = rusqlite::Connection::open(&db).unwrap();
+    lock.execute_batch("BEGIN EXCLUSIVE").unwrap();
+    plies(&mut host, &mut guest, 1).await;
+    lock.execute_batch("COMMIT").unwrap();
+    drop(lock);
+    // The next move stores both.
+    plies(&mut host, &mut guest, 1).await;
+    host.send(json!({"t":"sync"})).await;
+    let before = host.until("sync").await;
+    kill_9(child);
+
+    let (child, addr) = spawn_server(&db);
+    let mut host = reconnect(addr, &room, &host_token, &host).await;
+    let _guest = reconnect(addr, &room, &guest_token, &guest).await;
+    host.send(json!({"t":"sync"})).await;
+    let after = host.until("sync").await;
+    assert_eq!(
+        after["room"]["view"]["history"].as_array().unwrap().len(),
+        2
+    );
+    assert_eq!(before["room"]["view"], after["room"]["view"]);
+    kill_9(child);
+}

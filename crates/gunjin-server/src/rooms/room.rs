@@ -424,8 +424,12 @@ impl<G: RefereeGame> Room<G> {
     /// Commits the pending writes, then sends the pending events.
     async fn commit(&mut self) {
         let writes = std::mem::take(&mut self.writes);
-        if let Err(e) = self.shared.store.write(writes).await {
-            tracing::error!(room = self.id.short(), error = %e, "rooms: could not store a change");
+        if let Err(e) = self.shared.store.write(writes.clone()).await {
+            tracing::error!(room = self.id.short(), error = %e, "rooms: could not store a change; kept for the next one");
+            // One transaction, so none of it was stored: kept, in order, before what comes next,
+            // so the store catches up once it works again (the players have seen these events).
+            let later = std::mem::replace(&mut self.writes, writes);
+            self.writes.extend(later);
         }
         for (seat, text) in std::mem::take(&mut self.outbox) {
             self.send_text(seat, text);

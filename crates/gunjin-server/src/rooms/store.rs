@@ -25,7 +25,7 @@ pub enum StoreError {
 }
 
 /// One write.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub enum Write {
     /// Inserts or replaces a room's row.
     Room {
