@@ -847,8 +847,7 @@ export class App {
       }
       case 'over': {
         const view = match.view(p.side);
-        // Two players at one screen share it: "you won" would name nobody.
-        const verdict = mode === null || mode.id === 'local' ? '' : this.verdictText(p.status, p.side);
+        const verdict = this.verdictHere(p.status, p.side);
         const result = h('div', { class: 'result', attrs: { tabindex: '-1' } },
           h('h2', { text: t.t('overTitle') }),
           verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
@@ -1096,10 +1095,16 @@ export class App {
     return this.i18n.t(status.winner === side ? 'verdictWon' : 'verdictLost');
   }
 
-  /** The end of the game as told to the player at `side`: the verdict when one player is here. */
-  private resultLines(status: Status, side: Side): string[] {
+  /** The verdict for the player at `side` where one player is at this screen; two share it in
+   * the two-player mode, where "you won" would name nobody. */
+  private verdictHere(status: Status, side: Side): string {
     const mode = this.screen.kind === 'match' ? this.screen.mode : null;
-    const verdict = mode === null || mode.id === 'local' ? '' : this.verdictText(status, side);
+    return mode === null || mode.id === 'local' ? '' : this.verdictText(status, side);
+  }
+
+  /** The end of the game as told to the player at `side`: the verdict first where there is one. */
+  private resultLines(status: Status, side: Side): string[] {
+    const verdict = this.verdictHere(status, side);
     return verdict === '' ? [this.statusText(status)] : [verdict, this.statusText(status)];
   }
 
