@@ -159,11 +159,12 @@ fn removed_kinds(pieces: &[(Square, Piece)], side: Side) -> Vec<Kind> {
 #[must_use]
 pub fn repeated_key<'de, D: serde::Deserializer<'de>>(de: D) -> Option<RepeatedKey> {
     let mut found = None;
+    let mut path = Vec::new();
     // An error is either the repeated key (recorded in `found`) or a text that cannot be read.
     let _ = serde::de::DeserializeSeed::deserialize(
         UniqueKeys {
             found: &mut found,
-            path: Vec::new(),
+            path: &mut path,
         },
         de,
     );
@@ -197,19 +198,22 @@ impl core::fmt::Display for RepeatedKey {
 }
 
 /// Walks a JSON value, recording the first key repeated within one object and where it is.
+/// `path` is a stack: the keys leading to the value being walked.
 struct UniqueKeys<'a> {
     found: &'a mut Option<RepeatedKey>,
-    path: Vec<String>,
+    path: &'a mut Vec<String>,
 }
 
 impl UniqueKeys<'_> {
-    fn inside(&mut self, step: String) -> UniqueKeys<'_> {
-        let mut path = self.path.clone();
-        path.push(step);
-        UniqueKeys {
+    /// Walks the value under `step` with `walk`, then gives `step` back.
+    fn inside<T>(&mut self, step: String, walk: impl FnOnce(UniqueKeys<'_>) -> T) -> (T, String) {
+        self.path.push(step);
+        let walked = walk(UniqueKeys {
             found: &mut *self.found,
-            path,
-        }
+            path: &mut *self.path,
+        });
+        let step = self.path.pop().unwrap_or_default();
+        (walked, step)
     }
 }
 
@@ -253,12 +257,11 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
     }
 
     fn visit_seq<A: serde::de::SeqAccess<'de>>(mut self, mut seq: A) -> Result<(), A::Error> {
-        let mut index = 0usize;
-        while seq
-            .next_element_seed(self.inside(index.to_string()))?
-            .is_some()
-        {
-            index += 1;
+        for index in 0usize.. {
+            let (element, _) = self.inside(index.to_string(), |u| seq.next_element_seed(u));
+            if element?.is_none() {
+                break;
+            }
         }
         Ok(())
     }
@@ -269,11 +272,12 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
             if seen.contains(&key) {
                 *self.found = Some(RepeatedKey {
                     key,
-                    path: self.path,
+                    path: self.path.clone(),
                 });
                 return Err(serde::de::Error::custom("a key repeated in one object"));
             }
-            map.next_value_seed(self.inside(key.clone()))?;
+            let (value, key) = self.inside(key, |u| map.next_value_seed(u));
+            value?;
             seen.insert(key);
         }
         Ok(())
