@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { precompress } from './build-support/precompress.ts';
 
 export default defineConfig({
+  plugins: [precompress()],
   build: {
     target: 'es2022',
     outDir: 'dist',
@@ -10,7 +12,7 @@ export default defineConfig({
     manifest: true,
   },
   test: {
-    include: ['src/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'build-support/**/*.test.ts'],
     environment: 'node',
   },
 });

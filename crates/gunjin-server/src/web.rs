@@ -1,14 +1,23 @@
 //! Serving the built page: embedded in the binary (feature `embed`) or from a folder on disk.
 //!
 //! Paths without a file extension that match no file get `index.html`, so links into the page
-//! (a room URL, say) open the app.
+//! (a room URL, say) open the app; a missing file (`/assets/old.js`) is a 404. The page's build
+//! leaves a brotli (`.br`) and a gzip (`.gz`) copy beside each large file; the copy the browser
+//! accepts is sent, so a visitor downloads about a third of the bytes and the server compresses
+//! nothing per request. Hashed files under `/assets/` are cached for good, the rest revalidated,
+//! and every page response carries the security headers below.
 
 use std::path::PathBuf;
 
 use axum::Router;
-use axum::http::{StatusCode, Uri, header};
+use axum::body::Body;
+use axum::extract::Request;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use tower::ServiceExt;
+use tower_http::services::{ServeDir, ServeFile};
 
 /// Where the page's files come from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,19 +34,130 @@ pub const fn has_embedded_page() -> bool {
     cfg!(feature = "embed")
 }
 
+/// What the page may load: its own scripts, styles and wasm (compiled, never `eval`ed), the
+/// room socket of its own server, and no framing by other sites (a room page holds a seat).
+/// `connect-src` names `ws:`/`wss:` because browsers that predate CSP 3 do not count a socket to
+/// the page's own host as `'self'`.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' \
+    'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; \
+    worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
+    frame-ancestors 'none'";
+
+/// Hashed build output: its name changes with its content, so a copy never goes stale.
+const IMMUTABLE: &str = "public, max-age=31536000, immutable";
+
 /// Routes for the page and `/healthz`. Merge other routers (rooms) beside it: their routes win
-/// over the page's catch-all.
+/// over the page's catch-all, and the headers here stay the page's.
 pub fn router(source: WebSource) -> Router {
     let health = Router::new().route("/healthz", get(|| async { "ok" }));
-    match source {
+    let page = match source {
         WebSource::Dir(dir) => {
-            let index = dir.join("index.html");
-            let files = tower_http::services::ServeDir::new(&dir)
-                .fallback(tower_http::services::ServeFile::new(index));
+            let index = ServeFile::new(dir.join("index.html"))
+                .precompressed_br()
+                .precompressed_gzip();
+            let shell = get(move |req: Request| app_shell(index.clone(), req));
+            let files = ServeDir::new(&dir)
+                .precompressed_br()
+                .precompressed_gzip()
+                .fallback(shell);
             health.fallback_service(files)
         }
         WebSource::Embedded => health.fallback(get(embedded)),
+    };
+    page.layer(middleware::from_fn(page_headers))
+}
+
+/// Whether the path's last segment names a file (has an extension) rather than a page route.
+fn names_a_file(path: &str) -> bool {
+    path.rsplit('/')
+        .next()
+        .is_some_and(|last| last.contains('.'))
+}
+
+fn not_found() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
+        "not found",
+    )
+        .into_response()
+}
+
+/// A page route (no file of that name): the app's `index.html`.
+async fn app_shell(index: ServeFile, req: Request) -> Response {
+    if names_a_file(req.uri().path()) {
+        return not_found();
     }
+    match index.oneshot(req).await {
+        Ok(res) => res.map(Body::new),
+        Err(never) => match never {},
+    }
+}
+
+async fn page_headers(req: Request, next: Next) -> Response {
+    let asset = req.uri().path().starts_with("/assets/");
+    let mut res = next.run(req).await;
+    let found = res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED;
+    let cache = if asset && found {
+        IMMUTABLE
+    } else {
+        "no-cache"
+    };
+    let headers = res.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    // A room's URL is its invitation: it must not travel to other sites in a Referer.
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("no-referrer"),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    res
+}
+
+/// The content codings of the page's precompressed copies, best first, with their suffixes.
+const CODINGS: [(&str, &str); 2] = [("br", ".br"), ("gzip", ".gz")];
+
+/// Which of [`CODINGS`] the request's `Accept-Encoding` takes (RFC 9110 §12.5.3): a coding
+/// named with a weight above zero, or `*` when the coding is not named. An unreadable weight
+/// counts as zero, so a doubtful coding is never sent.
+#[must_use]
+pub fn accepted_codings(headers: &HeaderMap) -> [bool; 2] {
+    let mut named: [Option<bool>; 2] = [None, None];
+    let mut any = None;
+    for value in headers.get_all(header::ACCEPT_ENCODING) {
+        let Ok(value) = value.to_str() else { continue };
+        for item in value.split(',') {
+            let mut parts = item.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let weight = parts
+                .filter_map(|p| {
+                    let (key, value) = p.split_once('=')?;
+                    key.trim().eq_ignore_ascii_case("q").then(|| value.trim())
+                })
+                .next()
+                .map_or(1.0, |q| q.parse::<f32>().unwrap_or(0.0));
+            let takes = weight > 0.0;
+            if name == "*" {
+                any = Some(takes);
+            } else if name.eq_ignore_ascii_case("x-gzip") {
+                named[1] = Some(takes);
+            } else if let Some(i) = CODINGS
+                .iter()
+                .position(|(c, _)| name.eq_ignore_ascii_case(c))
+            {
+                named[i] = Some(takes);
+            }
+        }
+    }
+    named.map(|n| n.or(any).unwrap_or(false))
 }
 
 #[cfg(feature = "embed")]
@@ -46,37 +166,66 @@ pub fn router(source: WebSource) -> Router {
 struct Dist;
 
 #[cfg(feature = "embed")]
-async fn embedded(uri: Uri) -> Response {
+async fn embedded(headers: HeaderMap, uri: axum::http::Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
-    let path = if path.is_empty() { "index.html" } else { path };
-    let file = Dist::get(path).or_else(|| {
-        let last = path.rsplit('/').next().unwrap_or(path);
-        (!last.contains('.'))
-            .then(|| Dist::get("index.html"))
-            .flatten()
-    });
-    match file {
-        Some(file) => {
-            let cache = if path.starts_with("assets/") {
-                "public, max-age=31536000, immutable"
-            } else {
-                "no-cache"
-            };
-            (
-                [
-                    (header::CONTENT_TYPE, file.metadata.mimetype().to_owned()),
-                    (header::CACHE_CONTROL, cache.to_owned()),
-                ],
-                file.data,
-            )
-                .into_response()
+    let shell = path.is_empty() || (!names_a_file(path) && Dist::get(path).is_none());
+    let path = if shell { "index.html" } else { path };
+    let Some(file) = Dist::get(path) else {
+        return not_found();
+    };
+    let accepted = accepted_codings(&headers);
+    let mut compressed = false;
+    let mut sent = None;
+    for ((coding, suffix), takes) in CODINGS.into_iter().zip(accepted) {
+        let Some(copy) = Dist::get(&format!("{path}{suffix}")) else {
+            continue;
+        };
+        compressed = true;
+        if takes && sent.is_none() {
+            sent = Some((Some(coding), copy));
         }
-        None => (StatusCode::NOT_FOUND, "not found").into_response(),
     }
+    let (coding, body) = sent.unwrap_or((None, file.clone()));
+    let etag = etag_of(&body.metadata.sha256_hash());
+    let mut res = if headers
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
+    {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        body.data.into_response()
+    };
+    let out = res.headers_mut();
+    if let Ok(mime) = HeaderValue::from_str(file.metadata.mimetype()) {
+        out.insert(header::CONTENT_TYPE, mime);
+    }
+    if let Ok(tag) = HeaderValue::from_str(&etag) {
+        out.insert(header::ETAG, tag);
+    }
+    if let Some(coding) = coding {
+        out.insert(header::CONTENT_ENCODING, HeaderValue::from_static(coding));
+    }
+    if compressed {
+        out.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
+    res
+}
+
+/// A strong validator from the sent bytes' hash (the copies differ, so do their tags).
+#[cfg(feature = "embed")]
+fn etag_of(hash: &[u8; 32]) -> String {
+    use std::fmt::Write;
+    let mut tag = String::from("\"");
+    for byte in &hash[..12] {
+        let _ = write!(tag, "{byte:02x}");
+    }
+    tag.push('"');
+    tag
 }
 
 #[cfg(not(feature = "embed"))]
-async fn embedded(_uri: Uri) -> Response {
+async fn embedded() -> Response {
     (
         StatusCode::NOT_FOUND,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -89,39 +238,178 @@ async fn embedded(_uri: Uri) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use axum::body::Body;
     use axum::http::Request;
-    use tower::ServiceExt;
 
-    async fn get_path(app: Router, path: &str) -> (StatusCode, String) {
+    struct Answer {
+        status: StatusCode,
+        headers: HeaderMap,
+        body: Vec<u8>,
+    }
+
+    impl Answer {
+        fn header(&self, name: header::HeaderName) -> Option<&str> {
+            self.headers.get(name).and_then(|v| v.to_str().ok())
+        }
+    }
+
+    async fn fetch(app: &Router, path: &str, accept_encoding: Option<&str>) -> Answer {
+        let mut req = Request::get(path);
+        if let Some(codings) = accept_encoding {
+            req = req.header(header::ACCEPT_ENCODING, codings);
+        }
         let res = app
-            .oneshot(Request::get(path).body(Body::empty()).unwrap())
+            .clone()
+            .oneshot(req.body(Body::empty()).unwrap())
             .await
             .unwrap();
-        let status = res.status();
-        let body = axum::body::to_bytes(res.into_body(), 1 << 20)
-            .await
-            .unwrap();
-        (status, String::from_utf8_lossy(&body).into_owned())
+        let (parts, body) = res.into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap().to_vec();
+        Answer {
+            status: parts.status,
+            headers: parts.headers,
+            body,
+        }
+    }
+
+    /// A built page in a fresh folder: `index.html`, a script with both copies beside it.
+    fn page_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("gunjin-web-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("assets")).unwrap();
+        std::fs::write(dir.join("index.html"), "<title>page</title>").unwrap();
+        std::fs::write(dir.join("assets/app.js"), "console.log(1)").unwrap();
+        // The server trusts the build's copies; their bytes only need to be told apart here.
+        std::fs::write(dir.join("assets/app.js.br"), "brotli bytes").unwrap();
+        std::fs::write(dir.join("assets/app.js.gz"), "gzip bytes").unwrap();
+        dir
     }
 
     #[tokio::test]
     async fn serves_files_index_and_health_from_a_folder() {
-        let dir = std::env::temp_dir().join(format!("gunjin-web-test-{}", std::process::id()));
-        std::fs::create_dir_all(dir.join("assets")).unwrap();
-        std::fs::write(dir.join("index.html"), "<title>page</title>").unwrap();
-        std::fs::write(dir.join("assets/app.js"), "console.log(1)").unwrap();
+        let dir = page_dir("files");
         let app = router(WebSource::Dir(dir.clone()));
+        let health = fetch(&app, "/healthz", None).await;
         assert_eq!(
-            get_path(app.clone(), "/healthz").await,
-            (StatusCode::OK, "ok".into())
+            (health.status, health.body.as_slice()),
+            (StatusCode::OK, &b"ok"[..])
         );
-        assert_eq!(get_path(app.clone(), "/").await.1, "<title>page</title>");
+        assert_eq!(fetch(&app, "/", None).await.body, b"<title>page</title>");
         assert_eq!(
-            get_path(app.clone(), "/assets/app.js").await.1,
-            "console.log(1)"
+            fetch(&app, "/assets/app.js", None).await.body,
+            b"console.log(1)"
         );
-        assert_eq!(get_path(app, "/room/abc").await.1, "<title>page</title>");
+        let room = fetch(&app, "/room/abc", None).await;
+        assert_eq!(
+            (room.status, room.body.as_slice()),
+            (StatusCode::OK, &b"<title>page</title>"[..])
+        );
+        // A file that is not there (an old build's script) is no page: a 404, never cached.
+        let missing = fetch(&app, "/assets/old-123.js", None).await;
+        assert_eq!(missing.status, StatusCode::NOT_FOUND);
+        assert_eq!(missing.header(header::CACHE_CONTROL), Some("no-cache"));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn sends_the_copy_the_browser_accepts() {
+        let dir = page_dir("codings");
+        let app = router(WebSource::Dir(dir.clone()));
+        let cases = [
+            (
+                Some("gzip, deflate, br, zstd"),
+                Some("br"),
+                &b"brotli bytes"[..],
+            ),
+            (Some("gzip"), Some("gzip"), &b"gzip bytes"[..]),
+            (Some("br;q=0, gzip;q=0.5"), Some("gzip"), &b"gzip bytes"[..]),
+            (Some("identity"), None, &b"console.log(1)"[..]),
+            (None, None, &b"console.log(1)"[..]),
+        ];
+        for (accept, coding, body) in cases {
+            let got = fetch(&app, "/assets/app.js", accept).await;
+            assert_eq!(got.status, StatusCode::OK, "{accept:?}");
+            assert_eq!(got.header(header::CONTENT_ENCODING), coding, "{accept:?}");
+            assert_eq!(got.body, body, "{accept:?}");
+            assert_eq!(
+                got.header(header::CONTENT_TYPE),
+                Some("text/javascript"),
+                "{accept:?}"
+            );
+            assert_eq!(
+                got.header(header::VARY),
+                Some("accept-encoding"),
+                "{accept:?}"
+            );
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn caches_hashed_files_for_good_and_revalidates_the_page() {
+        let dir = page_dir("cache");
+        let app = router(WebSource::Dir(dir.clone()));
+        let script = fetch(&app, "/assets/app.js", Some("br")).await;
+        assert_eq!(script.header(header::CACHE_CONTROL), Some(IMMUTABLE));
+        for path in ["/", "/room/abc", "/healthz"] {
+            let got = fetch(&app, path, None).await;
+            assert_eq!(
+                got.header(header::CACHE_CONTROL),
+                Some("no-cache"),
+                "{path}"
+            );
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn every_page_answer_carries_the_security_headers() {
+        let dir = page_dir("security");
+        let app = router(WebSource::Dir(dir.clone()));
+        for path in ["/", "/room/abc", "/assets/app.js", "/assets/none.js"] {
+            let got = fetch(&app, path, None).await;
+            assert_eq!(
+                got.header(header::CONTENT_SECURITY_POLICY),
+                Some(CONTENT_SECURITY_POLICY),
+                "{path}"
+            );
+            assert_eq!(got.header(header::X_CONTENT_TYPE_OPTIONS), Some("nosniff"));
+            assert_eq!(got.header(header::REFERRER_POLICY), Some("no-referrer"));
+            assert_eq!(got.header(header::X_FRAME_OPTIONS), Some("DENY"));
+        }
+        assert!(CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
+        assert!(!CONTENT_SECURITY_POLICY.contains("unsafe-inline"));
+        assert!(!CONTENT_SECURITY_POLICY.contains("'unsafe-eval'"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    fn accept(value: &str) -> [bool; 2] {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            header::ACCEPT_ENCODING,
+            HeaderValue::from_str(value).unwrap(),
+        );
+        accepted_codings(&headers)
+    }
+
+    #[test]
+    fn reads_accept_encoding_with_weights_and_wildcards() {
+        assert_eq!(accepted_codings(&HeaderMap::new()), [false, false]);
+        assert_eq!(accept("gzip, deflate, br, zstd"), [true, true]);
+        assert_eq!(accept("BR;Q=1.0"), [true, false]);
+        assert_eq!(accept("x-gzip"), [false, true]);
+        assert_eq!(accept("br;q=0, *"), [false, true]);
+        assert_eq!(accept("*;q=0"), [false, false]);
+        assert_eq!(accept("*;q=0.1, gzip;q=0"), [true, false]);
+        assert_eq!(accept("br; q = 0.000"), [false, false]);
+        // An unreadable weight does not count as a yes.
+        assert_eq!(accept("br;q=lots, gzip"), [false, true]);
+        assert_eq!(accept(" , ;;, identity"), [false, false]);
+    }
+
+    #[test]
+    fn a_name_with_an_extension_is_a_file_and_other_paths_are_pages() {
+        assert!(names_a_file("/assets/index-abc.js"));
+        assert!(names_a_file("/favicon.ico"));
+        assert!(!names_a_file("/room/abc"));
+        assert!(!names_a_file("/"));
     }
 }

@@ -10,6 +10,8 @@
  * }
  * ```
  */
+// The view buttons' default look, loaded as a stylesheet file (the page's policy allows no inline styles).
+import './board3d.css';
 import {
   AdditiveBlending,
   CircleGeometry,
@@ -97,28 +99,6 @@ function piecesSignature(s: BoardRenderState): string {
 function markersSignature(s: BoardRenderState): string {
   const last = s.lastMove ? `${s.lastMove.from}-${s.lastMove.to}` : '';
   return `${s.selected ?? ''}|${s.moveTargets.join(',')}|${s.attackTargets.join(',')}|${last}`;
-}
-
-const STYLE_ID = 'board3d-styles';
-
-/**
- * Default look of the view buttons, at zero specificity (`:where`) so the page's own rules for
- * `.board3d-views` / `.board3d-view-button` win.
- */
-const STYLES = `
-:where(.board3d-views) { position: absolute; top: 8px; inset-inline-end: 8px; display: flex; gap: 6px; z-index: 1; }
-:where(.board3d-view-button) { font: inherit; font-size: 0.85rem; padding: 0.3em 0.7em; border-radius: 6px;
-  border: 1px solid rgba(255, 255, 255, 0.45); color: #fff; background: rgba(20, 14, 10, 0.6); cursor: pointer; }
-:where(.board3d-view-button[aria-pressed='true']) { background: rgba(200, 70, 40, 0.9); }
-:where(.board3d-view-button:focus-visible) { outline: 2px solid #ffd400; outline-offset: 2px; }
-`;
-
-function addStyles(doc: Document): void {
-  if (doc.getElementById(STYLE_ID)) return;
-  const style = doc.createElement('style');
-  style.id = STYLE_ID;
-  style.textContent = STYLES;
-  doc.head.appendChild(style);
 }
 
 /** A screen point in viewport (client) coordinates, as in `PointerEvent.clientX/Y`. */
@@ -897,7 +877,6 @@ export class Board3D {
   };
 
   private buildButtons(text: Board3DText): [HTMLDivElement, Record<ViewMode, HTMLButtonElement>] {
-    addStyles(this.container.ownerDocument);
     const bar = document.createElement('div');
     bar.className = 'board3d-views';
     const make = (view: ViewMode, label: string): HTMLButtonElement => {

@@ -1,0 +1,160 @@
+// How the server sends the page: compressed copies, caching, and a content security policy under
+// which the whole page works in real Chromium (3D board, CPU worker and its wasm, a room socket).
+import assert from 'node:assert/strict';
+import { request } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { openPage, startBrowser, startServer } from '../e2e-support/game.mjs';
+import { confirmArrangement, createRoom, openOnlinePage, playRandomMove, seeded, waitPhase } from '../e2e-support/online.mjs';
+
+let server;
+
+before(async () => {
+  server = await startServer();
+});
+
+after(async () => {
+  await server?.stop();
+});
+
+/** A raw GET (no decoding by the client): status, headers and the bytes as sent. */
+function get(path, headers = {}) {
+  return new Promise((ok, fail) => {
+    const req = request(new URL(path, server.url), { headers }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ status: res.statusCode, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+describe('serving the page', () => {
+  it('sends brotli or gzip copies as accepted, caches hashed files for good and revalidates the page', async () => {
+    const index = await get('/');
+    assert.equal(index.status, 200);
+    assert.equal(index.headers['cache-control'], 'no-cache');
+    // Revalidating the page costs no body: the embedded page answers its ETag, a folder its date.
+    const validator = index.headers.etag
+      ? { 'if-none-match': index.headers.etag }
+      : { 'if-modified-since': index.headers['last-modified'] };
+    const again = await get('/', validator);
+    assert.equal(again.status, 304, JSON.stringify(validator));
+    assert.equal(again.body.length, 0);
+    const assets = [...index.body.toString('utf8').matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+    assert.ok(assets.some((a) => a.endsWith('.js')) && assets.some((a) => a.endsWith('.css')), `assets in index.html: ${assets}`);
+    let sent = 0;
+    let raw = 0;
+    for (const path of assets) {
+      const plain = await get(path);
+      assert.equal(plain.status, 200, path);
+      assert.equal(plain.headers['content-encoding'], undefined, `${path} unasked`);
+      assert.equal(plain.headers['cache-control'], 'public, max-age=31536000, immutable', path);
+      const br = await get(path, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+      assert.equal(br.headers['content-encoding'], 'br', path);
+      assert.equal(br.headers['content-type'], plain.headers['content-type'], path);
+      assert.match(br.headers.vary ?? '', /accept-encoding/i, path);
+      assert.ok(brotliDecompressSync(br.body).equals(plain.body), `${path}: brotli copy decodes to the file`);
+      const gz = await get(path, { 'accept-encoding': 'gzip' });
+      assert.equal(gz.headers['content-encoding'], 'gzip', path);
+      assert.ok(gunzipSync(gz.body).equals(plain.body), `${path}: gzip copy decodes to the file`);
+      sent += br.body.length;
+      raw += plain.body.length;
+    }
+    assert.ok(sent < raw / 2, `brotli sends ${sent} of ${raw} bytes`);
+    // An old build's file is gone: a 404, not the page under a script's name.
+    const stale = await get('/assets/index-stale000.js', { 'accept-encoding': 'br' });
+    assert.equal(stale.status, 404);
+    assert.notEqual(stale.headers['cache-control'], 'public, max-age=31536000, immutable');
+  });
+
+  it('guards every page answer with a content security policy and the usual headers', async () => {
+    for (const path of ['/', '/?room=AAAAAAAAAAAAAAAAAAAAAA', '/some/route']) {
+      const res = await get(path);
+      assert.equal(res.status, 200, path);
+      const csp = res.headers['content-security-policy'] ?? '';
+      assert.match(csp, /default-src 'self'/, path);
+      assert.match(csp, /frame-ancestors 'none'/, path);
+      assert.doesNotMatch(csp, /unsafe-inline|'unsafe-eval'/, path);
+      assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
+      assert.equal(res.headers['referrer-policy'], 'no-referrer', path);
+    }
+  });
+});
+
+describe('the page under its content security policy', () => {
+  let browser;
+  before(async () => {
+    browser = await startBrowser(); // WebGL on: three.js draws the 3D board under the policy too
+  });
+  after(async () => {
+    await browser?.close();
+  });
+
+  /** Records what the policy refused on `page` (document events and console reports). */
+  async function watchPolicy(page) {
+    const refused = [];
+    page.on('console', (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
+    });
+    await page.context().addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => {
+        console.error(`Refused to load ${e.blockedURI} (Content Security Policy ${e.violatedDirective})`);
+      });
+    });
+    return refused;
+  }
+
+  it('plays the CPU on the 3D board and reads the help with nothing refused', async () => {
+    const page = await openPage(browser, server.url);
+    const refused = await watchPolicy(page);
+    await page.reload();
+    await page.waitForSelector('.mode-button');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
+    await page.click('[data-focus-key="confirm"]');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    assert.equal(await page.evaluate(() => window.gunjinBoard3D !== undefined), true, 'the 3D board is up');
+    for (let i = 0; i < 2; i++) {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const [from, to] = moves[i % moves.length];
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      // The CPU answers from its Web Worker, which runs the engine's wasm.
+      await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest.phase()), null, { timeout: 30_000 });
+    }
+    assert.ok((await page.$$eval('.log li', (items) => items.length)) >= 4, 'both sides moved');
+    await page.click('[data-focus-key="open-help"]');
+    await page.waitForSelector('dialog[open] .help-section');
+    assert.deepEqual(refused, []);
+    await page.close();
+  });
+
+  it('plays a friend over the room socket with nothing refused', async () => {
+    const host = await openOnlinePage(browser, server.url);
+    const hostRefused = await watchPolicy(host);
+    await host.reload();
+    await host.waitForFunction(() => window.gunjinTest !== undefined);
+    const url = await createRoom(host);
+    const guest = await openOnlinePage(browser, url);
+    const guestRefused = await watchPolicy(guest);
+    await guest.reload();
+    await guest.waitForSelector('[data-focus-key="online-join"]');
+    await guest.click('[data-focus-key="online-join"]');
+    await waitPhase(guest, ['setup']);
+    await confirmArrangement(guest);
+    await host.waitForSelector('[data-presence="connected"]');
+    await confirmArrangement(host);
+    await waitPhase(host, ['turn']);
+    const random = seeded(37);
+    await playRandomMove(host, random);
+    await waitPhase(guest, ['turn']);
+    await playRandomMove(guest, random);
+    await waitPhase(host, ['turn']);
+    assert.deepEqual(hostRefused, []);
+    assert.deepEqual(guestRefused, []);
+    await host.close();
+    await guest.close();
+  });
+});
