@@ -1,8 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { pageMeta } from './build-support/page-meta.ts';
 import { precompress } from './build-support/precompress.ts';
 
 export default defineConfig({
-  plugins: [precompress()],
+  plugins: [pageMeta(), precompress()],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -106,6 +106,20 @@ describe('the page under its content security policy', () => {
     return refused;
   }
 
+  it('tells a browser without JavaScript what the page needs, in each language; describes itself to link previews', async () => {
+    const context = await browser.browser.newContext({ javaScriptEnabled: false, locale: 'ko-KR' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}?room=AAAAAAAAAAAAAAAAAAAAAA`);
+    const notes = await page.$$eval('.no-script', (ps) => ps.map((p) => [p.lang, p.innerText]));
+    assert.deepEqual(notes.map(([lang]) => lang), ['ja', 'ko', 'en']);
+    assert.ok(notes.every(([, text]) => /JavaScript/.test(text) && text.length > 20), JSON.stringify(notes));
+    assert.ok(await page.isVisible('.no-script[lang="ko"]'));
+    const description = await page.getAttribute('meta[name="description"]', 'content');
+    assert.match(description ?? '', /軍人将棋/);
+    assert.match((await page.getAttribute('meta[property="og:title"]', 'content')) ?? '', /軍人将棋.*군인장기.*Gunjin Shogi/);
+    await context.close();
+  });
+
   it('plays the CPU on the 3D board and reads the help with nothing refused', async () => {
     const page = await openPage(browser, server.url);
     const refused = await watchPolicy(page);

@@ -2,6 +2,9 @@
 export const en = {
   appTitle: 'Gunjin Shogi',
   appTagline: 'The refereed hidden-piece war game',
+  pageDescription:
+    'Gunjin Shogi in your browser, nothing to install: play the CPU at three levels, two players on one screen, or a friend through a link.',
+  noScript: 'This game runs in your browser and needs JavaScript. Please turn it on and reload the page.',
   language: 'Language',
   panelLabel: 'Game panel',
   help: 'How to play & rules',

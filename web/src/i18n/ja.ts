@@ -4,6 +4,9 @@ import type { Catalogue } from './en';
 export const ja: Catalogue = {
   appTitle: '軍人将棋',
   appTagline: '審判が勝ち負けを決める、伏せ駒の陣取りゲーム',
+  pageDescription:
+    '軍人将棋をブラウザでそのまま遊べます。CPU（3 段階）、1 つの画面で 2 人、リンクを送って友だちと対戦。',
+  noScript: 'このゲームはブラウザで動くため JavaScript が必要です。有効にしてからページを読み込み直してください。',
   language: '言語',
   panelLabel: '対局の情報と操作',
   help: '遊び方・ルール',
