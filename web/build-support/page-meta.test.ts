@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/en';
 import { ja } from '../src/i18n/ja';
 import { ko } from '../src/i18n/ko';
-import { pageMetaTags } from './page-meta';
+import { manifest, manifestPath, pageMetaTags } from './page-meta';
 
 describe('pageMetaTags', () => {
   const tags = pageMetaTags();
@@ -26,5 +28,25 @@ describe('pageMetaTags', () => {
       ['ko', ko.noScript],
       ['en', en.noScript],
     ]);
+  });
+});
+
+describe('manifest', () => {
+  it('names the installed game in each language, as one app', () => {
+    const all = (['ja', 'ko', 'en'] as const).map((lang) => manifest(lang));
+    expect(all.map((m) => m['short_name'])).toEqual([ja.appTitle, ko.appTitle, en.appTitle]);
+    expect(all.map((m) => m['lang'])).toEqual(['ja', 'ko', 'en']);
+    expect(new Set(all.map((m) => m['id']))).toEqual(new Set(['/']));
+    expect(manifestPath('ko')).toBe('/manifest.ko.webmanifest');
+    const link = pageMetaTags().find((t) => t.tag === 'link' && t.attrs?.['rel'] === 'manifest');
+    expect(link?.attrs?.['href']).toBe(manifestPath('ja'));
+  });
+
+  it('points at icons that are in public/', () => {
+    const icons = manifest('en')['icons'] as { src: string; sizes: string }[];
+    expect(icons.some((i) => i.sizes === '512x512')).toBe(true);
+    for (const icon of icons) {
+      expect(existsSync(fileURLToPath(new URL(`../public${icon.src}`, import.meta.url))), icon.src).toBe(true);
+    }
   });
 });

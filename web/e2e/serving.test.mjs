@@ -120,6 +120,26 @@ describe('the page under its content security policy', () => {
     await context.close();
   });
 
+  it('can be added to a home screen under its name in the page language', async () => {
+    for (const [lang, name] of [['ja', '軍人将棋'], ['ko', '군인장기'], ['en', 'Gunjin Shogi']]) {
+      const res = await get(`/manifest.${lang}.webmanifest`);
+      assert.equal(res.status, 200, lang);
+      assert.equal(res.headers['content-type'], 'application/manifest+json', lang);
+      const manifest = JSON.parse(res.body.toString('utf8'));
+      assert.equal(manifest.short_name, name);
+      assert.equal(manifest.start_url, '/');
+      for (const icon of manifest.icons) {
+        const file = await get(icon.src);
+        assert.equal(file.status, 200, icon.src);
+        assert.equal(file.headers['content-type'], icon.type, icon.src);
+      }
+    }
+    assert.equal((await get('/icons/apple-touch-icon.png')).headers['content-type'], 'image/png');
+    const page = await openPage(browser, server.url, { lang: 'ko' });
+    assert.equal(await page.getAttribute('link[rel="manifest"]', 'href'), '/manifest.ko.webmanifest');
+    await page.close();
+  });
+
   it('plays the CPU on the 3D board and reads the help with nothing refused', async () => {
     const page = await openPage(browser, server.url);
     const refused = await watchPolicy(page);

@@ -385,6 +385,8 @@ export class App {
     const t = this.i18n;
     document.documentElement.lang = t.lang;
     document.title = t.t('appTitle');
+    // Added to a home screen, the game takes its name in this language (build-support/page-meta.ts).
+    document.querySelector('link[rel="manifest"]')?.setAttribute('href', `/manifest.${t.lang}.webmanifest`);
     this.titleEl.textContent = t.t('appTitle');
     this.taglineEl.textContent = t.t('appTagline');
     // Read before anything is redrawn: the toolbar too is drawn anew (a new language).
