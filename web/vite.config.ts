@@ -1,9 +1,11 @@
 import { defineConfig } from 'vitest/config';
 import { pageMeta } from './build-support/page-meta.ts';
 import { precompress } from './build-support/precompress.ts';
+import { serviceWorker } from './build-support/service-worker.ts';
 
 export default defineConfig({
-  plugins: [pageMeta(), precompress()],
+  // precompress last: it compresses what the others wrote.
+  plugins: [pageMeta(), serviceWorker(), precompress()],
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -140,6 +140,44 @@ describe('the page under its content security policy', () => {
     await page.close();
   });
 
+  it('opens and plays the CPU without a network once the page has been open', async () => {
+    const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', reducedMotion: 'reduce' });
+    await context.addInitScript(() => localStorage.setItem('gunjin.lang', 'en'));
+    const page = await context.newPage();
+    const refused = await watchPolicy(page);
+    await page.goto(`${server.url}?e2e&sw`);
+    await page.waitForSelector('.mode-button');
+    // Installed: every file of the build is kept (the CPU's worker and wasm too, never loaded yet).
+    const kept = await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      const names = await caches.keys();
+      const cache = await caches.open(names.find((n) => n.startsWith('gunjin-')));
+      return (await cache.keys()).map((r) => new URL(r.url).pathname);
+    });
+    assert.ok(kept.includes('/'), JSON.stringify(kept));
+    assert.ok(kept.some((p) => /^\/assets\/cpu\.worker-.*\.js$/.test(p)), JSON.stringify(kept));
+    assert.ok(kept.filter((p) => p.endsWith('.wasm')).length >= 2, JSON.stringify(kept));
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('.mode-button');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
+    await page.click('[data-focus-key="confirm"]');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn' && document.querySelectorAll('.log li').length >= 2, null, {
+      timeout: 30_000,
+    });
+    // A room page opened offline still opens the page (the room itself needs the server).
+    await page.goto(`${server.url}?e2e&room=AAAAAAAAAAAAAAAAAAAAAA`);
+    await page.waitForSelector('.app');
+    assert.deepEqual(refused, []);
+    await context.close();
+  });
+
   it('plays the CPU on the 3D board and reads the help with nothing refused', async () => {
     const page = await openPage(browser, server.url);
     const refused = await watchPolicy(page);

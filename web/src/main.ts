@@ -73,6 +73,14 @@ async function boot(): Promise<void> {
     // The grid plays already; the 3D board (three.js, a lazily loaded chunk) joins it when WebGL
     // works, and otherwise the page says so once.
     document.body.dataset['board3d'] = (await mount3D(app, test)) ? 'on' : 'off';
+    // Offline play once the page has been open (build-support/service-worker.ts). The browser
+    // tests open hundreds of fresh pages: only the one that tests it (`?sw`) pays for the download.
+    if (import.meta.env.PROD && 'serviceWorker' in navigator && (!test || params.has('sw'))) {
+      // The page is playable by now: the worker's downloads no longer compete with it.
+      navigator.serviceWorker.register('/sw.js').catch(() => {
+        // Without the worker the game still works; only offline play is missing.
+      });
+    }
   } catch (e) {
     const saved = storage()?.getItem('gunjin.lang');
     const lang = asLang(saved) ?? detectLang(navigator.languages);
