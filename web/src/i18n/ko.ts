@@ -6,7 +6,7 @@ export const ko: Catalogue = {
   appTagline: '심판이 승패를 가리는, 정체를 숨긴 말로 싸우는 전쟁 게임',
   pageDescription:
     '설치 없이 브라우저에서 바로 하는 군인장기. AI 대결(3단계), 한 화면에서 둘이서, 링크를 보내 친구와 대결.',
-  noScript: '이 게임은 브라우저에서 실행되므로 JavaScript가 필요합니다. 켠 뒤 페이지를 다시 불러와 주세요.',
+  noScript: '이 게임은 브라우저에서 실행되며 JavaScript가 필요합니다. JavaScript를 켠 다음 페이지를 새로고침해 주세요.',
   language: '언어',
   panelLabel: '게임 정보와 조작',
   help: '규칙·하는 법',
