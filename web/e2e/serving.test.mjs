@@ -78,7 +78,7 @@ describe('serving the page', () => {
       assert.match(csp, /frame-ancestors 'none'/, path);
       assert.doesNotMatch(csp, /unsafe-inline|'unsafe-eval'/, path);
       assert.equal(res.headers['x-content-type-options'], 'nosniff', path);
-      assert.equal(res.headers['referrer-policy'], 'no-referrer', path);
+      assert.equal(res.headers['referrer-policy'], 'same-origin', path);
     }
   });
 });

@@ -113,10 +113,12 @@ async fn page_headers(req: Request, next: Next) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    // A room's URL is its invitation: it must not travel to other sites in a Referer.
+    // A room's URL is its invitation: it must not travel to other sites in a Referer. Not
+    // `no-referrer`: under it some browsers (Firefox) send `Origin: null` with the page's own
+    // POST, which the rooms' origin check turns away.
     headers.insert(
         header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
+        HeaderValue::from_static("same-origin"),
     );
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     res
@@ -372,7 +374,7 @@ mod tests {
                 "{path}"
             );
             assert_eq!(got.header(header::X_CONTENT_TYPE_OPTIONS), Some("nosniff"));
-            assert_eq!(got.header(header::REFERRER_POLICY), Some("no-referrer"));
+            assert_eq!(got.header(header::REFERRER_POLICY), Some("same-origin"));
             assert_eq!(got.header(header::X_FRAME_OPTIONS), Some("DENY"));
         }
         assert!(CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
