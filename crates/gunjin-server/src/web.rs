@@ -34,14 +34,17 @@ pub const fn has_embedded_page() -> bool {
     cfg!(feature = "embed")
 }
 
-/// What the page may load: its own scripts, styles and wasm (compiled, never `eval`ed), the
-/// room socket of its own server, and no framing by other sites (a room page holds a seat).
+/// What the page may load: its own scripts, styles and wasm only (no inline script or style,
+/// nothing from other hosts), the room socket of its own server, and no framing by other sites
+/// (a room page holds a seat). `'unsafe-eval'` stands beside `'wasm-unsafe-eval'` for Safari
+/// before 16 (iOS 15 phones), which knows only the former and would refuse to compile the
+/// engine's wasm; the page itself never `eval`s, and an injected script could not run anyway.
 /// `connect-src` names `ws:`/`wss:` because browsers that predate CSP 3 do not count a socket to
 /// the page's own host as `'self'`.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' \
-    'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; \
-    worker-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; \
-    frame-ancestors 'none'";
+    'wasm-unsafe-eval' 'unsafe-eval'; style-src 'self'; img-src 'self' data:; \
+    connect-src 'self' ws: wss:; worker-src 'self'; object-src 'none'; base-uri 'none'; \
+    form-action 'self'; frame-ancestors 'none'";
 
 /// Hashed build output: its name changes with its content, so a copy never goes stale.
 const IMMUTABLE: &str = "public, max-age=31536000, immutable";
@@ -379,7 +382,7 @@ mod tests {
         }
         assert!(CONTENT_SECURITY_POLICY.contains("frame-ancestors 'none'"));
         assert!(!CONTENT_SECURITY_POLICY.contains("unsafe-inline"));
-        assert!(!CONTENT_SECURITY_POLICY.contains("'unsafe-eval'"));
+        assert!(CONTENT_SECURITY_POLICY.contains("script-src 'self' 'wasm-unsafe-eval'"));
         std::fs::remove_dir_all(dir).unwrap();
     }
 
