@@ -41,7 +41,7 @@ self.addEventListener('activate', (event) => {
 });
 
 function keep(request, response) {
-  if (response.ok) {
+  if (response.ok && (request !== '/' || (response.headers.get('content-type') ?? '').startsWith('text/html'))) {
     const copy = response.clone();
     caches.open(CACHE).then((cache) => cache.put(request, copy));
   }
@@ -52,9 +52,10 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
-  if (url.origin !== self.location.origin) return;
+  if (url.origin !== self.location.origin || url.pathname.startsWith('/api/') || url.pathname.startsWith('/ws/')) return;
   if (request.mode === 'navigate') {
-    // Every route of the site is the same page (a room is ?room=…), kept as '/'.
+    // Every route of the site is the same page (a room is ?room=…), kept as '/'; only a page
+    // is kept there (not, say, /healthz opened by hand).
     event.respondWith(
       fetch(request)
         .then((response) => keep('/', response))
