@@ -13,7 +13,7 @@ const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 
 /** Text and wasm compress well; images and fonts are compressed already. */
-const COMPRESSIBLE = /\.(m?js|css|html|wasm|svg|json|txt)$/;
+const COMPRESSIBLE = /\.(m?js|css|html|wasm|svg|json|webmanifest|txt)$/;
 /** Below this the copy saves less than the response's own headers weigh. */
 export const MIN_BYTES = 1024;
 

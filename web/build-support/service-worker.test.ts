@@ -25,5 +25,10 @@ describe('serviceWorkerSource', () => {
     expect(a.cache).toMatch(/^gunjin-[0-9a-f]{16}$/);
     expect(again.cache).toBe(a.cache);
     expect(b.cache).not.toBe(a.cache);
+    // Same file names, but the page or an icon changed: a new worker too.
+    const icon = parts(serviceWorkerSource(['/assets/index-a.js'], ['<html>', new Uint8Array([1, 2])]));
+    const otherIcon = parts(serviceWorkerSource(['/assets/index-a.js'], ['<html>', new Uint8Array([1, 3])]));
+    expect(icon.cache).not.toBe(a.cache);
+    expect(otherIcon.cache).not.toBe(icon.cache);
   });
 });

@@ -28,14 +28,14 @@ const FLAGS = [
 /**
  * Starts the game server on a free port, with `extraArgs` added to its command line. Uses
  * $GUNJIN_SERVER (the binary with the page embedded, as `cargo xtask test` builds it), else
- * target/debug/gunjin-server serving web/dist.
+ * target/debug/gunjin-server serving web/dist; `--web-dir DIR` in `extraArgs` serves DIR.
  */
 export async function startServer(extraArgs = []) {
   const bin = process.env.GUNJIN_SERVER ?? join(ROOT, 'target', 'debug', 'gunjin-server');
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin}: run cargo xtask test`);
   const dbDir = await mkdtemp(join(tmpdir(), 'gunjin-e2e-db-'));
   const args = ['--addr', '127.0.0.1:0', '--db', join(dbDir, 'rooms.sqlite3'), ...extraArgs];
-  if (process.env.GUNJIN_SERVER === undefined) args.push('--web-dir', join(WEB_DIR, 'dist'));
+  if (process.env.GUNJIN_SERVER === undefined && !extraArgs.includes('--web-dir')) args.push('--web-dir', join(WEB_DIR, 'dist'));
   const child = spawn(bin, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise((ok, fail) => {
     let text = '';

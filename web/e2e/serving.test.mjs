@@ -1,10 +1,13 @@
 // How the server sends the page: compressed copies, caching, and a content security policy under
 // which the whole page works in real Chromium (3D board, CPU worker and its wasm, a room socket).
 import assert from 'node:assert/strict';
+import { cp, mkdtemp, readFile, readdir, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { openPage, startBrowser, startServer } from '../e2e-support/game.mjs';
+import { WEB_DIR, openPage, startBrowser, startServer } from '../e2e-support/game.mjs';
 import { confirmArrangement, createRoom, openOnlinePage, playRandomMove, seeded, waitPhase } from '../e2e-support/online.mjs';
 
 let server;
@@ -181,6 +184,59 @@ describe('the page under its content security policy', () => {
     await context.close();
   });
 
+  it('offline, plays the build its worker kept, even after a newer page came whose worker never arrived', async () => {
+    // The site as a folder behind a link, so a deploy is one switch of the link.
+    const root = await mkdtemp(join(tmpdir(), 'gunjin-e2e-site-'));
+    const old = join(root, 'old');
+    const next = join(root, 'next');
+    await cp(join(WEB_DIR, 'dist'), old, { recursive: true });
+    await cp(join(WEB_DIR, 'dist'), next, { recursive: true });
+    // The next build: every hashed file renamed (and named so inside the others), no copies, and
+    // a worker the browser fails to fetch (a dropped connection on a phone does the same).
+    const assets = (await readdir(join(next, 'assets'))).filter((f) => !/\.(br|gz)$/.test(f));
+    const renamed = new Map(assets.map((f) => [f, f.replace(/-([A-Za-z0-9_-]{8})\./, '-next$1.')]));
+    for (const f of await readdir(join(next, 'assets'))) if (/\.(br|gz)$/.test(f)) await unlink(join(next, 'assets', f));
+    const rewrite = async (path) => {
+      let text = await readFile(path, 'utf8');
+      for (const [from, to] of renamed) text = text.split(from).join(to);
+      await writeFile(path, text);
+    };
+    for (const f of assets) {
+      if (/\.(js|css)$/.test(f)) await rewrite(join(next, 'assets', f));
+      await rename(join(next, 'assets', f), join(next, 'assets', renamed.get(f)));
+    }
+    for (const f of ['index.html.br', 'index.html.gz', 'sw.js', 'sw.js.br', 'sw.js.gz']) await rm(join(next, f), { force: true });
+    await rewrite(join(next, 'index.html'));
+    const site = join(root, 'site');
+    await symlink(old, site);
+    const siteServer = await startServer(['--web-dir', site]);
+    const context = await browser.browser.newContext({ locale: 'en-US', reducedMotion: 'reduce' });
+    await context.addInitScript(() => localStorage.setItem('gunjin.lang', 'en'));
+    const page = await context.newPage();
+    try {
+      await page.goto(`${siteServer.url}?e2e&sw`);
+      await page.waitForSelector('.mode-button');
+      await page.evaluate(() => navigator.serviceWorker.ready);
+      await unlink(site);
+      await symlink(next, site);
+      await page.goto(`${siteServer.url}?e2e`);
+      await page.waitForSelector('.mode-button');
+      const entry = await page.evaluate(() => [...document.scripts].map((s) => s.src).join(' '));
+      assert.match(entry, /-next/, 'online, the page is the next build');
+      await context.setOffline(true);
+      await page.goto(`${siteServer.url}?e2e`);
+      await page.waitForSelector('.mode-button');
+      await page.click('.mode-button[data-mode="cpu-beginner"]');
+      await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
+      await page.click('[data-focus-key="confirm"]');
+      await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    } finally {
+      await context.close();
+      await siteServer.stop();
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
   it('plays the CPU on the 3D board and reads the help with nothing refused', async () => {
     const page = await openPage(browser, server.url);
     const refused = await watchPolicy(page);
@@ -206,15 +262,19 @@ describe('the page under its content security policy', () => {
     await page.close();
   });
 
-  it('plays a friend over the room socket with nothing refused', async () => {
-    const host = await openOnlinePage(browser, server.url);
+  it('plays a friend over the room socket with nothing refused, under the service worker', async () => {
+    // Both pages are controlled by the worker: the rooms' API and socket must pass it by.
+    const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    const host = await openOnlinePage(browser, `${server.url}?sw`);
     const hostRefused = await watchPolicy(host);
     await host.reload();
     await host.waitForFunction(() => window.gunjinTest !== undefined);
+    await controlled(host);
     const url = await createRoom(host);
-    const guest = await openOnlinePage(browser, url);
+    const guest = await openOnlinePage(browser, `${url}&sw`);
     const guestRefused = await watchPolicy(guest);
     await guest.reload();
+    await controlled(guest);
     await guest.waitForSelector('[data-focus-key="online-join"]');
     await guest.click('[data-focus-key="online-join"]');
     await waitPhase(guest, ['setup']);

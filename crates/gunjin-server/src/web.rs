@@ -7,12 +7,13 @@
 //! nothing per request. Hashed files under `/assets/` are cached for good, the rest revalidated,
 //! and every page response carries the security headers below.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use axum::Router;
 use axum::body::Body;
 use axum::extract::Request;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -52,9 +53,25 @@ const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// Routes for the page and `/healthz`. Merge other routers (rooms) beside it: their routes win
 /// over the page's catch-all, and the headers here stay the page's.
 pub fn router(source: WebSource) -> Router {
+    page_router(match source {
+        WebSource::Dir(dir) => Files::Dir(dir),
+        WebSource::Embedded if has_embedded_page() => Files::Stored(embedded_file),
+        WebSource::Embedded => Files::Missing,
+    })
+}
+
+/// What the page's routes serve from.
+enum Files {
+    Dir(PathBuf),
+    Stored(Lookup),
+    /// Built without the page and given no folder: a note saying how to get it.
+    Missing,
+}
+
+fn page_router(files: Files) -> Router {
     let health = Router::new().route("/healthz", get(|| async { "ok" }));
-    let page = match source {
-        WebSource::Dir(dir) => {
+    let page = match files {
+        Files::Dir(dir) => {
             let index = ServeFile::new(dir.join("index.html"))
                 .precompressed_br()
                 .precompressed_gzip();
@@ -65,9 +82,26 @@ pub fn router(source: WebSource) -> Router {
                 .fallback(shell);
             health.fallback_service(files)
         }
-        WebSource::Embedded => health.fallback(get(embedded)),
+        Files::Stored(lookup) => {
+            health.fallback(get(move |headers: HeaderMap, uri: Uri| async move {
+                serve_stored(lookup, &headers, uri.path())
+            }))
+        }
+        Files::Missing => health.fallback(get(no_page)),
     };
     page.layer(middleware::from_fn(page_headers))
+}
+
+/// Whether `path` is one of the site's page routes (a room's link, say), which all get the app's
+/// `index.html`: not a file name (no extension) and not under `/assets/`, where only the build's
+/// files live (a missing one there is a 404, never the page under a file's name).
+fn is_page_route(path: &str) -> bool {
+    !names_a_file(path) && !path.trim_start_matches('/').starts_with("assets/")
+}
+
+/// Whether a segment of `path` starts with a dot (`/.vite/manifest.json`): never served.
+fn is_hidden(path: &str) -> bool {
+    path.split('/').any(|segment| segment.starts_with('.'))
 }
 
 /// Whether the path's last segment names a file (has an extension) rather than a page route.
@@ -88,7 +122,7 @@ fn not_found() -> Response {
 
 /// A page route (no file of that name): the app's `index.html`.
 async fn app_shell(index: ServeFile, req: Request) -> Response {
-    if names_a_file(req.uri().path()) {
+    if !is_page_route(req.uri().path()) {
         return not_found();
     }
     match index.oneshot(req).await {
@@ -99,15 +133,24 @@ async fn app_shell(index: ServeFile, req: Request) -> Response {
 
 async fn page_headers(req: Request, next: Next) -> Response {
     let asset = req.uri().path().starts_with("/assets/");
-    let mut res = next.run(req).await;
+    let mut res = if is_hidden(req.uri().path()) {
+        not_found()
+    } else {
+        next.run(req).await
+    };
     let found = res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED;
     let cache = if asset && found {
         IMMUTABLE
     } else {
         "no-cache"
     };
+    let not_modified = res.status() == StatusCode::NOT_MODIFIED;
     let headers = res.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    // A 304 carries the Vary its 200 would have (RFC 9110 §15.4.5); the folder's leaves it out.
+    if not_modified && !headers.contains_key(header::VARY) {
+        headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    }
     headers.insert(
         header::CONTENT_SECURITY_POLICY,
         HeaderValue::from_static(CONTENT_SECURITY_POLICY),
@@ -165,24 +208,52 @@ pub fn accepted_codings(headers: &HeaderMap) -> [bool; 2] {
     named.map(|n| n.or(any).unwrap_or(false))
 }
 
+/// One file of the built page, as the page embedded in the binary holds it.
+#[derive(Clone, Debug)]
+pub struct StoredFile {
+    pub data: Cow<'static, [u8]>,
+    pub mime: String,
+    /// SHA-256 of `data`: the ETag's source.
+    pub hash: [u8; 32],
+}
+
+/// Where [`serve_stored`] finds a file by its path in the build (`assets/index-abc.js`).
+type Lookup = fn(&str) -> Option<StoredFile>;
+
 #[cfg(feature = "embed")]
 #[derive(rust_embed::Embed)]
 #[folder = "../../web/dist/"]
 struct Dist;
 
 #[cfg(feature = "embed")]
-async fn embedded(headers: HeaderMap, uri: axum::http::Uri) -> Response {
-    let path = uri.path().trim_start_matches('/');
-    let shell = path.is_empty() || (!names_a_file(path) && Dist::get(path).is_none());
+fn embedded_file(path: &str) -> Option<StoredFile> {
+    Dist::get(path).map(|file| StoredFile {
+        mime: file.metadata.mimetype().to_owned(),
+        hash: file.metadata.sha256_hash(),
+        data: file.data,
+    })
+}
+
+#[cfg(not(feature = "embed"))]
+fn embedded_file(_path: &str) -> Option<StoredFile> {
+    None
+}
+
+/// Answers a request for `uri_path` from the files `lookup` holds: the file, or the copy of it
+/// the request's `Accept-Encoding` takes, with its type, an ETag (and 304 when it matches), and
+/// `Vary` where copies exist; the app's `index.html` for page routes.
+fn serve_stored(lookup: Lookup, headers: &HeaderMap, uri_path: &str) -> Response {
+    let path = uri_path.trim_start_matches('/');
+    let shell = path.is_empty() || (is_page_route(uri_path) && lookup(path).is_none());
     let path = if shell { "index.html" } else { path };
-    let Some(file) = Dist::get(path) else {
+    let Some(file) = lookup(path) else {
         return not_found();
     };
-    let accepted = accepted_codings(&headers);
+    let accepted = accepted_codings(headers);
     let mut compressed = false;
     let mut sent = None;
     for ((coding, suffix), takes) in CODINGS.into_iter().zip(accepted) {
-        let Some(copy) = Dist::get(&format!("{path}{suffix}")) else {
+        let Some(copy) = lookup(&format!("{path}{suffix}")) else {
             continue;
         };
         compressed = true;
@@ -191,18 +262,18 @@ async fn embedded(headers: HeaderMap, uri: axum::http::Uri) -> Response {
         }
     }
     let (coding, body) = sent.unwrap_or((None, file.clone()));
-    let etag = etag_of(&body.metadata.sha256_hash());
-    let mut res = if headers
+    let etag = etag_of(&body.hash);
+    let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|t| t.trim() == etag || t.trim() == "*"))
-    {
+        .is_some_and(|tags| etag_matches(tags, &etag));
+    let mut res = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
         body.data.into_response()
     };
     let out = res.headers_mut();
-    if let Ok(mime) = HeaderValue::from_str(file.metadata.mimetype()) {
+    if let Ok(mime) = HeaderValue::from_str(&file.mime) {
         out.insert(header::CONTENT_TYPE, mime);
     }
     if let Ok(tag) = HeaderValue::from_str(&etag) {
@@ -218,7 +289,6 @@ async fn embedded(headers: HeaderMap, uri: axum::http::Uri) -> Response {
 }
 
 /// A strong validator from the sent bytes' hash (the copies differ, so do their tags).
-#[cfg(feature = "embed")]
 fn etag_of(hash: &[u8; 32]) -> String {
     use std::fmt::Write;
     let mut tag = String::from("\"");
@@ -229,8 +299,16 @@ fn etag_of(hash: &[u8; 32]) -> String {
     tag
 }
 
-#[cfg(not(feature = "embed"))]
-async fn embedded() -> Response {
+/// `If-None-Match` against our tag, compared weakly as RFC 9110 §13.1.2 asks (a cache or CDN
+/// may have weakened it to `W/"…"`).
+fn etag_matches(if_none_match: &str, etag: &str) -> bool {
+    if_none_match
+        .split(',')
+        .map(str::trim)
+        .any(|tag| tag == "*" || tag.strip_prefix("W/").unwrap_or(tag) == etag)
+}
+
+async fn no_page() -> Response {
     (
         StatusCode::NOT_FOUND,
         [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
@@ -258,21 +336,9 @@ mod tests {
     }
 
     async fn fetch(app: &Router, path: &str, accept_encoding: Option<&str>) -> Answer {
-        let mut req = Request::get(path);
-        if let Some(codings) = accept_encoding {
-            req = req.header(header::ACCEPT_ENCODING, codings);
-        }
-        let res = app
-            .clone()
-            .oneshot(req.body(Body::empty()).unwrap())
-            .await
-            .unwrap();
-        let (parts, body) = res.into_parts();
-        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap().to_vec();
-        Answer {
-            status: parts.status,
-            headers: parts.headers,
-            body,
+        match accept_encoding {
+            Some(codings) => fetch_with(app, path, &[(header::ACCEPT_ENCODING, codings)]).await,
+            None => fetch_with(app, path, &[]).await,
         }
     }
 
@@ -384,6 +450,173 @@ mod tests {
         assert!(!CONTENT_SECURITY_POLICY.contains("unsafe-inline"));
         assert!(CONTENT_SECURITY_POLICY.contains("script-src 'self' 'wasm-unsafe-eval'"));
         std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    /// The page as the binary would embed it: an index, a script with both copies, a hidden file.
+    fn stored(path: &str) -> Option<StoredFile> {
+        let (data, mime): (&'static [u8], &str) = match path {
+            "index.html" => (b"<title>page</title>", "text/html"),
+            "assets/app.js" => (b"console.log(1)", "text/javascript"),
+            "assets/app.js.br" => (b"brotli bytes", "application/octet-stream"),
+            "assets/app.js.gz" => (b"gzip bytes", "application/gzip"),
+            ".vite/manifest.json" => (b"{}", "application/json"),
+            _ => return None,
+        };
+        // A stand-in for SHA-256 that differs per file, which is all an ETag needs.
+        let mut hash = [0u8; 32];
+        for (i, b) in data.iter().enumerate() {
+            hash[i % 32] ^= b.wrapping_add(i as u8);
+        }
+        Some(StoredFile {
+            data: Cow::Borrowed(data),
+            mime: mime.to_owned(),
+            hash,
+        })
+    }
+
+    async fn fetch_with(
+        app: &Router,
+        path: &str,
+        headers: &[(header::HeaderName, &str)],
+    ) -> Answer {
+        let mut req = Request::get(path);
+        for (name, value) in headers {
+            req = req.header(name, *value);
+        }
+        let res = app
+            .clone()
+            .oneshot(req.body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        let (parts, body) = res.into_parts();
+        let body = axum::body::to_bytes(body, 1 << 20).await.unwrap().to_vec();
+        Answer {
+            status: parts.status,
+            headers: parts.headers,
+            body,
+        }
+    }
+
+    #[tokio::test]
+    async fn the_embedded_page_sends_the_accepted_copy_with_its_type_and_tag() {
+        let app = page_router(Files::Stored(stored));
+        let cases = [
+            (
+                Some("gzip, deflate, br, zstd"),
+                Some("br"),
+                &b"brotli bytes"[..],
+            ),
+            (Some("gzip"), Some("gzip"), &b"gzip bytes"[..]),
+            (Some("br;q=0, gzip;q=0.5"), Some("gzip"), &b"gzip bytes"[..]),
+            (None, None, &b"console.log(1)"[..]),
+        ];
+        let mut tags = Vec::new();
+        for (accept, coding, body) in cases {
+            let got = fetch(&app, "/assets/app.js", accept).await;
+            assert_eq!(got.status, StatusCode::OK, "{accept:?}");
+            assert_eq!(got.header(header::CONTENT_ENCODING), coding, "{accept:?}");
+            assert_eq!(got.body, body, "{accept:?}");
+            assert_eq!(got.header(header::CONTENT_TYPE), Some("text/javascript"));
+            assert_eq!(got.header(header::VARY), Some("accept-encoding"));
+            assert_eq!(got.header(header::CACHE_CONTROL), Some(IMMUTABLE));
+            tags.push(got.header(header::ETAG).unwrap_or("").to_owned());
+        }
+        // Each copy has its own tag: a cache never answers one coding with another's bytes.
+        assert_ne!(tags[0], tags[1]);
+        assert_ne!(tags[1], tags[3]);
+        assert_eq!(tags[1], tags[2]);
+    }
+
+    #[tokio::test]
+    async fn the_embedded_page_answers_a_matching_tag_with_304_weak_or_strong() {
+        let app = page_router(Files::Stored(stored));
+        let first = fetch(&app, "/", Some("br")).await;
+        assert_eq!(first.body, b"<title>page</title>");
+        assert_eq!(first.header(header::CACHE_CONTROL), Some("no-cache"));
+        let tag = first.header(header::ETAG).unwrap().to_owned();
+        for sent in [
+            tag.clone(),
+            format!("W/{tag}"),
+            format!("\"x\", {tag}"),
+            "*".into(),
+        ] {
+            let again = fetch_with(&app, "/", &[(header::IF_NONE_MATCH, &sent)]).await;
+            assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{sent}");
+            assert!(again.body.is_empty());
+            assert_eq!(again.header(header::ETAG), Some(tag.as_str()));
+        }
+        let other = fetch_with(&app, "/", &[(header::IF_NONE_MATCH, "\"other\"")]).await;
+        assert_eq!(other.status, StatusCode::OK);
+        // The gzip copy's tag does not validate the plain file.
+        let gz = fetch(&app, "/assets/app.js", Some("gzip")).await;
+        let gz_tag = gz.header(header::ETAG).unwrap().to_owned();
+        let plain = fetch_with(&app, "/assets/app.js", &[(header::IF_NONE_MATCH, &gz_tag)]).await;
+        assert_eq!(plain.status, StatusCode::OK);
+    }
+
+    #[tokio::test]
+    async fn both_modes_route_pages_to_the_app_and_refuse_missing_assets_and_hidden_files() {
+        let dir = page_dir("routes");
+        std::fs::create_dir_all(dir.join(".vite")).unwrap();
+        std::fs::write(dir.join(".vite/manifest.json"), "{}").unwrap();
+        for app in [
+            page_router(Files::Dir(dir.clone())),
+            page_router(Files::Stored(stored)),
+        ] {
+            for path in ["/", "/room/abc", "/?room=AAAAAAAAAAAAAAAAAAAAAA"] {
+                let got = fetch(&app, path, None).await;
+                assert_eq!(
+                    (got.status, got.body.as_slice()),
+                    (StatusCode::OK, &b"<title>page</title>"[..]),
+                    "{path}"
+                );
+            }
+            for path in [
+                "/assets/nope",
+                "/assets/",
+                "/assets/old-123.js",
+                "/.vite/manifest.json",
+                "/a/.hidden",
+            ] {
+                let got = fetch(&app, path, None).await;
+                assert_eq!(got.status, StatusCode::NOT_FOUND, "{path}");
+                assert_eq!(
+                    got.header(header::CACHE_CONTROL),
+                    Some("no-cache"),
+                    "{path}"
+                );
+            }
+        }
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_304_from_the_folder_says_what_it_varies_on() {
+        let dir = page_dir("vary");
+        let app = page_router(Files::Dir(dir.clone()));
+        let first = fetch(&app, "/assets/app.js", Some("br")).await;
+        let since = first.header(header::LAST_MODIFIED).unwrap().to_owned();
+        let again = fetch_with(
+            &app,
+            "/assets/app.js",
+            &[
+                (header::ACCEPT_ENCODING, "br"),
+                (header::IF_MODIFIED_SINCE, &since),
+            ],
+        )
+        .await;
+        assert_eq!(again.status, StatusCode::NOT_MODIFIED);
+        assert_eq!(again.header(header::VARY), Some("accept-encoding"));
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_server_without_the_page_says_how_to_get_it() {
+        let app = page_router(Files::Missing);
+        let got = fetch(&app, "/", None).await;
+        assert_eq!(got.status, StatusCode::NOT_FOUND);
+        assert!(String::from_utf8_lossy(&got.body).contains("cargo xtask run"));
+        assert_eq!(fetch(&app, "/healthz", None).await.body, b"ok");
     }
 
     fn accept(value: &str) -> [bool; 2] {
