@@ -329,6 +329,32 @@ describe('one device, two players', () => {
     await page.click('[data-focus-key="review-last"]');
     assert.deepEqual(await board(), end, 'the end is the board as the game finished');
     assert.equal(await page.$$eval('.reports li', (els) => els.length), reportsAtEnd);
+
+    // The whole record, both arrangements face up and every move with its kinds, to the clipboard.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(server.url).origin });
+    await page.click('[data-focus-key="record-copy"]');
+    await page.waitForSelector('[data-record-copy="ok"]');
+    const record = await page.evaluate(() => navigator.clipboard.readText());
+    const lines = record.split('\n');
+    assert.match(lines[0], /^Gunjin Shogi — Two players on this device — \d{4}-\d{2}-\d{2}$/);
+    assert.ok(lines.includes('Sente: arrangement') && lines.includes('Gote: arrangement'), record);
+    for (const [sq, who] of Object.entries(start)) {
+      assert.ok(lines.some((l) => l.includes(`${sq} ${names[ids.indexOf(who.split(':')[1])]}`)), `${sq} in the record`);
+    }
+    assert.equal(lines.filter((l) => /^\d+\. (Sente|Gote) /.test(l)).length, played.length);
+    assert.ok(lines.includes(`1. Sente ${mover}: ${from} → ${to}`) || lines.some((l) => l.startsWith(`1. Sente ${mover}: ${from} → ${to} (`)), record);
+    assert.match(await page.textContent('.live'), /The game record is on the clipboard/);
+    // Where the clipboard refuses, the record is shown to copy by hand.
+    await page.evaluate(() => {
+      navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+    });
+    await page.click('[data-focus-key="record-copy"]');
+    await page.waitForSelector('[data-record-copy="failed"]');
+    assert.equal(await page.inputValue('.record-text'), record);
+    const at = await page.getAttribute('.review', 'data-review-at');
+    await page.focus('.record-text');
+    await page.keyboard.press('ArrowLeft');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), at, 'arrows in the text move the caret, not the review');
     // A new game starts without the review.
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await page.$('.review'), null);

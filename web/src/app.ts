@@ -18,6 +18,7 @@ import type { Report } from './state/messages';
 import { CpuGameStore } from './cpu/saved';
 import { LocalGameStore } from './state/saved';
 import { ResultStore } from './state/results';
+import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
@@ -131,6 +132,8 @@ export class App {
    * (the last one is the end as it was played).
    */
   private review: Review | null = null;
+  /** The last copy of a finished game's record: whether the clipboard took it, and the text. */
+  private recordCopy: { readonly match: Match; readonly ok: boolean; readonly text: string } | null = null;
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
 
@@ -171,7 +174,8 @@ export class App {
         End: (_, last) => last,
       };
       const to = step[e.key];
-      if (r === null || to === undefined) return;
+      // In the record's text the arrows move the caret.
+      if (r === null || to === undefined || e.target instanceof HTMLTextAreaElement) return;
       e.preventDefault();
       this.reviewTo(r, to(r.at, r.frames.length - 1));
     });
@@ -936,17 +940,28 @@ export class App {
     const total = r.frames.length - 1;
     const ply = r.frames[r.at]?.ply ?? null;
     if (ply === null) return [t.t('reviewStart', { total })];
-    const before = r.frames[r.at - 1]?.pieces ?? [];
-    const kindAt = (sq: Square): string => {
-      const k = before.find((p) => p.square === sq)?.kind;
-      return k === undefined ? '' : t.kind(k);
+    return [t.t('reviewAt', { n: r.at, total }), plyLine(t, r.frames[r.at - 1]?.pieces ?? [], ply)];
+  }
+
+  /** Copies the finished game's record; where the clipboard refuses, shows it to copy by hand. */
+  private copyRecord(match: Match, frames: readonly ReviewFrame[]): void {
+    const t = this.i18n;
+    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const p = match.phase;
+    if (p.kind !== 'over') return;
+    const text = gameRecordText(t, {
+      mode: mode === null ? '' : t.t(mode.title),
+      result: this.resultLines(p.status, p.side),
+      date: new Date(),
+      frames,
+    });
+    const done = (ok: boolean): void => {
+      this.recordCopy = { match, ok, text };
+      this.say(t.t(ok ? 'recordCopied' : 'recordCopyFailed'));
+      this.update();
     };
-    const params = { side: t.side(ply.side), kind: kindAt(ply.from), from: ply.from, to: ply.to };
-    const line =
-      ply.battle === null
-        ? t.t('reviewMove', params)
-        : t.t('reviewBattle', { ...params, defender: kindAt(ply.to), outcome: t.t(`outcome_${ply.battle.outcome}`) });
-    return [t.t('reviewAt', { n: r.at, total }), line];
+    if (navigator.clipboard === undefined) done(false);
+    else navigator.clipboard.writeText(text).then(() => done(true), () => done(false));
   }
 
   /** Shows the position after `at` plies (0: the start) and says what led there. */
@@ -981,7 +996,21 @@ export class App {
         button(t.t('reviewForward'), () => go(r.at + 1), { key: 'review-forward', disabled: r.at === last }),
         button(t.t('reviewLast'), () => go(last), { key: 'review-last', disabled: r.at === last }),
       ),
+      button(t.t('recordCopy'), () => this.copyRecord(match, r.frames), { key: 'record-copy' }),
+      this.recordCopyEl(match),
     );
+  }
+
+  /** What came of copying the record: a note, and the record itself where copying failed. */
+  private recordCopyEl(match: Match): Node | null {
+    const c = this.recordCopy;
+    if (c === null || c.match !== match) return null;
+    const t = this.i18n;
+    const note = h('p', { class: `notice ${c.ok ? 'info' : 'warn'}`, text: t.t(c.ok ? 'recordCopied' : 'recordCopyFailed'), attrs: { 'data-record-copy': c.ok ? 'ok' : 'failed' } });
+    if (c.ok) return note;
+    const area = h('textarea', { class: 'record-text', attrs: { readonly: '', rows: '8', 'aria-label': t.t('recordText') } });
+    area.value = c.text;
+    return h('div', {}, note, area);
   }
 
   /** The player's results in a mode that keeps them, once there is one; else nothing. */

@@ -104,6 +104,12 @@ export const en = {
   reviewAt: 'Move {n} of {total}',
   reviewMove: '{side} {kind}: {from} → {to}',
   reviewBattle: '{side} {kind}: {from} → {to} ({defender}) — {outcome}',
+  recordCopy: 'Copy the game record',
+  recordCopied: 'The game record is on the clipboard.',
+  recordCopyFailed: 'Copying failed: select the record below and copy it by hand.',
+  recordText: 'Game record as text',
+  recordArrangement: '{side}: arrangement',
+  recordPly: '{n}. {line}',
 
   board: 'Board',
   gridLabel: 'Board as buttons: arrow keys move, Enter or Space presses',

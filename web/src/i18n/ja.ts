@@ -106,6 +106,12 @@ export const ja: Catalogue = {
   reviewAt: '{n} 手目／全 {total} 手',
   reviewMove: '{side}の{kind}：{from} → {to}',
   reviewBattle: '{side}の{kind}：{from} → {to}（受け手は{defender}）― {outcome}',
+  recordCopy: '棋譜をコピー',
+  recordCopied: '棋譜をクリップボードにコピーしました。',
+  recordCopyFailed: 'コピーできませんでした。下の棋譜を選んでコピーしてください。',
+  recordText: '棋譜（テキスト）',
+  recordArrangement: '{side}の配置',
+  recordPly: '{n}. {line}',
 
   board: '盤',
   gridLabel: 'ボタンの盤：矢印キーでマスを移り、Enter かスペースで押します',

@@ -106,6 +106,12 @@ export const ko: Catalogue = {
   reviewAt: '{n}번째 수 / 총 {total}수',
   reviewMove: '{side} {kind}: {from} → {to}',
   reviewBattle: '{side} {kind}: {from} → {to}({defender}) — {outcome}',
+  recordCopy: '기보 복사',
+  recordCopied: '기보를 클립보드에 복사했습니다.',
+  recordCopyFailed: '복사하지 못했습니다. 아래 기보를 선택해 직접 복사해 주세요.',
+  recordText: '기보(텍스트)',
+  recordArrangement: '{side} 배치',
+  recordPly: '{n}. {line}',
 
   board: '게임판',
   gridLabel: '버튼 게임판: 방향키로 칸을 옮겨 다니고 Enter 키나 스페이스 키로 누릅니다',
