@@ -264,7 +264,22 @@ describe('the page under its content security policy', () => {
 
   it('plays a friend over the room socket with nothing refused, under the service worker', async () => {
     // Both pages are controlled by the worker: the rooms' API and socket must pass it by.
-    const controlled = (page) => page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
+    // Registered once the page is up (after the 3D board); a page loaded before the worker was
+    // active is claimed by it, or, if that raced with a reload, controlled after one more load.
+    const controlled = async (page) => {
+      try {
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+      } catch {
+        const state = await page.evaluate(async () => {
+          const r = await navigator.serviceWorker.getRegistration();
+          return JSON.stringify({ active: r?.active?.state, installing: r?.installing?.state, board: document.body.dataset.board3d });
+        });
+        console.log(`# not yet controlled: ${state}; loading once more`);
+        await page.evaluate(() => navigator.serviceWorker.ready);
+        await page.reload();
+        await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+      }
+    };
     const host = await openOnlinePage(browser, `${server.url}?sw`);
     const hostRefused = await watchPolicy(host);
     await host.reload();
