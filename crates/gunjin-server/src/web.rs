@@ -1,7 +1,8 @@
 //! Serving the built page: embedded in the binary (feature `embed`) or from a folder on disk.
 //!
 //! Paths without a file extension that match no file get `index.html`, so links into the page
-//! (a room URL, say) open the app; a missing file (`/assets/old.js`) is a 404. The page's build
+//! (a room URL, say) open the app; a missing file (`/assets/old.js`, anything under `/assets/`)
+//! and any hidden path (`/.vite/…`) are a 404. The page's build
 //! leaves a brotli (`.br`) and a gzip (`.gz`) copy beside each large file; the copy the browser
 //! accepts is sent, so a visitor downloads about a third of the bytes and the server compresses
 //! nothing per request. Hashed files under `/assets/` are cached for good, the rest revalidated,
