@@ -72,6 +72,8 @@ export function pageMetaTags(): HtmlTagDescriptor[] {
     meta({ property: 'og:locale', content: 'ja_JP' }),
     meta({ property: 'og:locale:alternate', content: 'ko_KR' }),
     meta({ property: 'og:locale:alternate', content: 'en_US' }),
+    // Every route is this one page (a room is `/?room=…`): search engines should list `/` alone.
+    { tag: 'link', attrs: { rel: 'canonical', href: '/' }, injectTo: 'head' },
     { tag: 'link', attrs: { rel: 'manifest', href: manifestPath('ja') }, injectTo: 'head' },
     { tag: 'link', attrs: { rel: 'apple-touch-icon', href: '/icons/apple-touch-icon.png' }, injectTo: 'head' },
     {

@@ -120,6 +120,12 @@ describe('the page under its content security policy', () => {
     const description = await page.getAttribute('meta[name="description"]', 'content');
     assert.match(description ?? '', /軍人将棋/);
     assert.match((await page.getAttribute('meta[property="og:title"]', 'content')) ?? '', /軍人将棋.*군인장기.*Gunjin Shogi/);
+    // A room's page is the one page: search engines are pointed at `/` and kept off rooms.
+    assert.equal(await page.evaluate(() => document.querySelector('link[rel="canonical"]')?.href), new URL('/', server.url).href);
+    const robots = await get('/robots.txt');
+    assert.equal(robots.status, 200);
+    assert.match(robots.headers['content-type'], /^text\/plain/);
+    assert.match(robots.body.toString('utf8'), /^Disallow: \/\*\?room=$/m);
     await context.close();
   });
 
