@@ -612,6 +612,16 @@ export const helpEn: HelpDocument = {
           q: 'What happens if I reload the page or close the tab mid-game?',
           a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood.',
         },
+        {
+          kind: 'qa',
+          q: 'Can I play without an internet connection?',
+          a: 'Yes, once you have opened this site while online. Your browser keeps the page, so games against the CPU and games between two players on this device work with no connection, and on a phone you can add the site to the home screen and open it like an app. A friend game needs the connection, since the game server is its referee.',
+        },
+        {
+          kind: 'qa',
+          q: 'Can I keep the record of a game?',
+          a: 'Yes. When a game is over, “Copy the game record” below the look-back buttons puts the whole game on the clipboard as text: both starting arrangements, then every move with the piece that moved, the piece it fought and how the battle ended.',
+        },
       ],
     },
     {
