@@ -951,7 +951,7 @@ export class App {
     if (p.kind !== 'over') return;
     const text = gameRecordText(t, {
       mode: mode === null ? '' : t.t(mode.title),
-      result: this.resultLines(p.status, p.side),
+      result: [this.statusText(p.status)],
       date: new Date(),
       frames,
     });

@@ -620,7 +620,7 @@ export const helpEn: HelpDocument = {
         {
           kind: 'qa',
           q: 'Can I keep the record of a game?',
-          a: 'Yes. When a game is over, “Copy the game record” below the look-back buttons puts the whole game on the clipboard as text: both starting arrangements, then every move with the piece that moved, the piece it fought and how the battle ended.',
+          a: 'Yes. When a game is over, “Copy the game record”, below the buttons under “Look back over the game”, puts the whole game on the clipboard as text: both starting arrangements, then every move with the piece that moved, the piece it fought and how the battle ended.',
         },
       ],
     },

@@ -108,6 +108,7 @@ export const en = {
   recordCopied: 'The game record is on the clipboard.',
   recordCopyFailed: 'Copying failed: select the record below and copy it by hand.',
   recordText: 'Game record as text',
+  recordHeader: '{title} — {mode} — {date}',
   recordArrangement: '{side}: arrangement',
   recordPly: '{n}. {line}',
 

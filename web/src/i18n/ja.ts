@@ -5,7 +5,7 @@ export const ja: Catalogue = {
   appTitle: '軍人将棋',
   appTagline: '審判が勝ち負けを決める、伏せ駒の陣取りゲーム',
   pageDescription:
-    '軍人将棋をブラウザでそのまま遊べます。CPU（3 段階）、1 つの画面で 2 人、リンクを送って友だちと対戦。',
+    'インストール不要、ブラウザですぐ遊べる軍人将棋。CPU と対戦（3 段階）、1 つの画面で 2 人で対局、リンクを送って友達とも対戦できます。',
   noScript: 'このゲームはブラウザで動くため JavaScript が必要です。有効にしてからページを読み込み直してください。',
   language: '言語',
   panelLabel: '対局の情報と操作',
@@ -108,8 +108,9 @@ export const ja: Catalogue = {
   reviewBattle: '{side}の{kind}：{from} → {to}（受け手は{defender}）― {outcome}',
   recordCopy: '棋譜をコピー',
   recordCopied: '棋譜をクリップボードにコピーしました。',
-  recordCopyFailed: 'コピーできませんでした。下の棋譜を選んでコピーしてください。',
+  recordCopyFailed: 'コピーできませんでした。下の棋譜を選んで手動でコピーしてください。',
   recordText: '棋譜（テキスト）',
+  recordHeader: '{title}（{mode}）{date}',
   recordArrangement: '{side}の配置',
   recordPly: '{n}. {line}',
 

@@ -5,7 +5,7 @@ export const ko: Catalogue = {
   appTitle: '군인장기',
   appTagline: '심판이 승패를 가리는, 정체를 숨긴 말로 싸우는 전쟁 게임',
   pageDescription:
-    '설치 없이 브라우저에서 바로 하는 군인장기. AI 대결(3단계), 한 화면에서 둘이서, 링크를 보내 친구와 대결.',
+    '설치 없이 브라우저에서 바로 하는 군인장기. AI 대결(난이도 3단계), 한 기기에서 2명이 하는 게임, 링크를 보내 하는 친구 대전까지 즐길 수 있습니다.',
   noScript: '이 게임은 브라우저에서 실행되며 JavaScript가 필요합니다. JavaScript를 켠 다음 페이지를 새로고침해 주세요.',
   language: '언어',
   panelLabel: '게임 정보와 조작',
@@ -110,6 +110,7 @@ export const ko: Catalogue = {
   recordCopied: '기보를 클립보드에 복사했습니다.',
   recordCopyFailed: '복사하지 못했습니다. 아래 기보를 선택해 직접 복사해 주세요.',
   recordText: '기보(텍스트)',
+  recordHeader: '{title} — {mode} — {date}',
   recordArrangement: '{side} 배치',
   recordPly: '{n}. {line}',
 

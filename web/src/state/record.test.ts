@@ -25,12 +25,12 @@ describe('gameRecordText', () => {
     t.setLang('en');
     const text = gameRecordText(t, {
       mode: 'Play the CPU (beginner)',
-      result: ['You lost.', 'Gote wins: Sente resigned.'],
+      result: ['Gote wins: Sente resigned.'],
       date: new Date(2026, 11, 5, 13, 0),
       frames,
     });
     const lines = text.split('\n');
-    expect(lines.slice(0, 3)).toEqual(['Gunjin Shogi — Play the CPU (beginner) — 2026-12-05', 'You lost.', 'Gote wins: Sente resigned.']);
+    expect(lines.slice(0, 2)).toEqual(['Gunjin Shogi — Play the CPU (beginner) — 2026-12-05', 'Gote wins: Sente resigned.']);
     expect(text.endsWith('\n')).toBe(true);
     // Every square of both arrangements, each once, with its kind's name.
     for (const side of ['sente', 'gote'] as const) {
@@ -61,6 +61,7 @@ describe('gameRecordText', () => {
   it('speaks the page language', () => {
     const { engine, frames } = shortGame(2);
     const ja = gameRecordText(new I18n(engine.kinds, undefined, ['ja']), { mode: 'CPU', result: [], date: new Date(2026, 0, 2), frames });
+    expect(ja.split('\n')[0]).toBe('軍人将棋（CPU）2026-01-02');
     expect(ja).toContain('先手の配置');
     expect(ja).toContain('1. 先手の');
     const ko = gameRecordText(new I18n(engine.kinds, undefined, ['ko']), { mode: 'AI', result: [], date: new Date(2026, 0, 2), frames });

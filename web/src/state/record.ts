@@ -36,7 +36,7 @@ function arrangementLines(t: I18n, pieces: readonly RevealedPiece[], side: Side)
 export interface RecordInput {
   /** The mode's name as the start screen shows it. */
   readonly mode: string;
-  /** The game's end as the panel tells it (a verdict first where there is one). */
+  /** How the game ended, told of the sides (not "you won": the record is shared). */
   readonly result: readonly string[];
   /** When the game ended (the record says the day). */
   readonly date: Date;
@@ -49,7 +49,7 @@ export function gameRecordText(t: I18n, input: RecordInput): string {
   const day = [input.date.getFullYear(), input.date.getMonth() + 1, input.date.getDate()]
     .map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0'))
     .join('-');
-  const lines = [`${t.t('appTitle')} — ${input.mode} — ${day}`, ...input.result, ''];
+  const lines = [t.t('recordHeader', { title: t.t('appTitle'), mode: input.mode, date: day }), ...input.result, ''];
   const start = input.frames[0]?.pieces ?? [];
   for (const side of ['sente', 'gote'] as const) {
     lines.push(t.t('recordArrangement', { side: t.side(side) }), ...arrangementLines(t, start, side).map((l) => `  ${l}`), '');
