@@ -356,63 +356,49 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn serves_files_index_and_health_from_a_folder() {
-        let dir = page_dir("files");
-        let app = router(WebSource::Dir(dir.clone()));
-        let health = fetch(&app, "/healthz", None).await;
-        assert_eq!(
-            (health.status, health.body.as_slice()),
-            (StatusCode::OK, &b"ok"[..])
-        );
-        assert_eq!(fetch(&app, "/", None).await.body, b"<title>page</title>");
-        assert_eq!(
-            fetch(&app, "/assets/app.js", None).await.body,
-            b"console.log(1)"
-        );
-        let room = fetch(&app, "/room/abc", None).await;
-        assert_eq!(
-            (room.status, room.body.as_slice()),
-            (StatusCode::OK, &b"<title>page</title>"[..])
-        );
-        // A file that is not there (an old build's script) is no page: a 404, never cached.
-        let missing = fetch(&app, "/assets/old-123.js", None).await;
-        assert_eq!(missing.status, StatusCode::NOT_FOUND);
-        assert_eq!(missing.header(header::CACHE_CONTROL), Some("no-cache"));
+    async fn both_modes_send_the_copy_the_browser_accepts() {
+        let dir = page_dir("codings");
+        for app in [
+            page_router(Files::Dir(dir.clone())),
+            page_router(Files::Stored(stored)),
+        ] {
+            let cases = [
+                (
+                    Some("gzip, deflate, br, zstd"),
+                    Some("br"),
+                    &b"brotli bytes"[..],
+                ),
+                (Some("gzip"), Some("gzip"), &b"gzip bytes"[..]),
+                (Some("br;q=0, gzip;q=0.5"), Some("gzip"), &b"gzip bytes"[..]),
+                (Some("identity"), None, &b"console.log(1)"[..]),
+                (None, None, &b"console.log(1)"[..]),
+            ];
+            for (accept, coding, body) in cases {
+                let got = fetch(&app, "/assets/app.js", accept).await;
+                assert_eq!(got.status, StatusCode::OK, "{accept:?}");
+                assert_eq!(got.header(header::CONTENT_ENCODING), coding, "{accept:?}");
+                assert_eq!(got.body, body, "{accept:?}");
+                assert_eq!(got.header(header::CONTENT_TYPE), Some("text/javascript"));
+                assert_eq!(got.header(header::VARY), Some("accept-encoding"));
+                assert_eq!(got.header(header::CACHE_CONTROL), Some(IMMUTABLE));
+            }
+        }
         std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[tokio::test]
-    async fn sends_the_copy_the_browser_accepts() {
-        let dir = page_dir("codings");
-        let app = router(WebSource::Dir(dir.clone()));
-        let cases = [
-            (
-                Some("gzip, deflate, br, zstd"),
-                Some("br"),
-                &b"brotli bytes"[..],
-            ),
-            (Some("gzip"), Some("gzip"), &b"gzip bytes"[..]),
-            (Some("br;q=0, gzip;q=0.5"), Some("gzip"), &b"gzip bytes"[..]),
-            (Some("identity"), None, &b"console.log(1)"[..]),
-            (None, None, &b"console.log(1)"[..]),
-        ];
-        for (accept, coding, body) in cases {
-            let got = fetch(&app, "/assets/app.js", accept).await;
-            assert_eq!(got.status, StatusCode::OK, "{accept:?}");
-            assert_eq!(got.header(header::CONTENT_ENCODING), coding, "{accept:?}");
-            assert_eq!(got.body, body, "{accept:?}");
-            assert_eq!(
-                got.header(header::CONTENT_TYPE),
-                Some("text/javascript"),
-                "{accept:?}"
-            );
-            assert_eq!(
-                got.header(header::VARY),
-                Some("accept-encoding"),
-                "{accept:?}"
-            );
+    async fn the_embedded_page_tags_each_copy_apart() {
+        let app = page_router(Files::Stored(stored));
+        let mut tags = Vec::new();
+        for accept in ["br", "gzip", "gzip;q=0.5", "identity"] {
+            let got = fetch(&app, "/assets/app.js", Some(accept)).await;
+            tags.push(got.header(header::ETAG).unwrap_or("").to_owned());
         }
-        std::fs::remove_dir_all(dir).unwrap();
+        // A cache never answers one coding with another's bytes.
+        assert_ne!(tags[0], tags[1]);
+        assert_eq!(tags[1], tags[2]);
+        assert_ne!(tags[1], tags[3]);
+        assert_ne!(tags[0], tags[3]);
     }
 
     #[tokio::test]
@@ -499,36 +485,6 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_embedded_page_sends_the_accepted_copy_with_its_type_and_tag() {
-        let app = page_router(Files::Stored(stored));
-        let cases = [
-            (
-                Some("gzip, deflate, br, zstd"),
-                Some("br"),
-                &b"brotli bytes"[..],
-            ),
-            (Some("gzip"), Some("gzip"), &b"gzip bytes"[..]),
-            (Some("br;q=0, gzip;q=0.5"), Some("gzip"), &b"gzip bytes"[..]),
-            (None, None, &b"console.log(1)"[..]),
-        ];
-        let mut tags = Vec::new();
-        for (accept, coding, body) in cases {
-            let got = fetch(&app, "/assets/app.js", accept).await;
-            assert_eq!(got.status, StatusCode::OK, "{accept:?}");
-            assert_eq!(got.header(header::CONTENT_ENCODING), coding, "{accept:?}");
-            assert_eq!(got.body, body, "{accept:?}");
-            assert_eq!(got.header(header::CONTENT_TYPE), Some("text/javascript"));
-            assert_eq!(got.header(header::VARY), Some("accept-encoding"));
-            assert_eq!(got.header(header::CACHE_CONTROL), Some(IMMUTABLE));
-            tags.push(got.header(header::ETAG).unwrap_or("").to_owned());
-        }
-        // Each copy has its own tag: a cache never answers one coding with another's bytes.
-        assert_ne!(tags[0], tags[1]);
-        assert_ne!(tags[1], tags[3]);
-        assert_eq!(tags[1], tags[2]);
-    }
-
-    #[tokio::test]
     async fn the_embedded_page_answers_a_matching_tag_with_304_weak_or_strong() {
         let app = page_router(Files::Stored(stored));
         let first = fetch(&app, "/", Some("br")).await;
@@ -564,6 +520,11 @@ mod tests {
             page_router(Files::Dir(dir.clone())),
             page_router(Files::Stored(stored)),
         ] {
+            assert_eq!(fetch(&app, "/healthz", None).await.body, b"ok");
+            assert_eq!(
+                fetch(&app, "/assets/app.js", None).await.body,
+                b"console.log(1)"
+            );
             for path in ["/", "/room/abc", "/?room=AAAAAAAAAAAAAAAAAAAAAA"] {
                 let got = fetch(&app, path, None).await;
                 assert_eq!(
