@@ -358,6 +358,19 @@ describe('one device, two players', () => {
     // A new game starts without the review.
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await page.$('.review'), null);
+    // The next game's end offers its own record, with nothing left of the last copy.
+    for (let i = 0; i < 2; i++) {
+      await page.click('.curtain button');
+      await page.click('[data-focus-key="confirm"]');
+    }
+    await page.click('.curtain button');
+    const [nextFrom, nextTo] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${nextFrom}"]`);
+    await page.click(`.cell[data-square="${nextTo}"]`);
+    if ((await phase(page)) !== 'over') await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    assert.ok(await page.$('[data-focus-key="record-copy"]'));
+    assert.equal(await page.$('[data-record-copy]'), null);
     await page.close();
   });
 

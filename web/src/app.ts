@@ -413,6 +413,8 @@ export class App {
     }
 
     if (match?.phase.kind !== 'over' || this.review?.match !== match) this.review = null;
+    // "Play again" keeps the match object: a copy of the last game must not show under the next.
+    if (match?.phase.kind !== 'over' || this.recordCopy?.match !== match) this.recordCopy = null;
     const reviewed = this.reviewedFrame();
     const state: BoardState =
       match === null
