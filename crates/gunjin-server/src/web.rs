@@ -139,13 +139,12 @@ async fn page_headers(req: Request, next: Next) -> Response {
     } else {
         next.run(req).await
     };
-    let found = res.status().is_success() || res.status() == StatusCode::NOT_MODIFIED;
-    let cache = if asset && found {
+    let not_modified = res.status() == StatusCode::NOT_MODIFIED;
+    let cache = if asset && (res.status().is_success() || not_modified) {
         IMMUTABLE
     } else {
         "no-cache"
     };
-    let not_modified = res.status() == StatusCode::NOT_MODIFIED;
     let headers = res.headers_mut();
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
     // A 304 carries the Vary its 200 would have (RFC 9110 §15.4.5); the folder's leaves it out.
@@ -178,7 +177,7 @@ const CODINGS: [(&str, &str); 2] = [("br", ".br"), ("gzip", ".gz")];
 /// named with a weight above zero, or `*` when the coding is not named. An unreadable weight
 /// counts as zero, so a doubtful coding is never sent.
 #[must_use]
-pub fn accepted_codings(headers: &HeaderMap) -> [bool; 2] {
+fn accepted_codings(headers: &HeaderMap) -> [bool; 2] {
     let mut named: [Option<bool>; 2] = [None, None];
     let mut any = None;
     for value in headers.get_all(header::ACCEPT_ENCODING) {
@@ -210,12 +209,12 @@ pub fn accepted_codings(headers: &HeaderMap) -> [bool; 2] {
 }
 
 /// One file of the built page, as the page embedded in the binary holds it.
-#[derive(Clone, Debug)]
-pub struct StoredFile {
-    pub data: Cow<'static, [u8]>,
-    pub mime: String,
+#[derive(Debug)]
+struct StoredFile {
+    data: Cow<'static, [u8]>,
+    mime: String,
     /// SHA-256 of `data`: the ETag's source.
-    pub hash: [u8; 32],
+    hash: [u8; 32],
 }
 
 /// Where [`serve_stored`] finds a file by its path in the build (`assets/index-abc.js`).
@@ -245,11 +244,16 @@ fn embedded_file(_path: &str) -> Option<StoredFile> {
 /// `Vary` where copies exist; the app's `index.html` for page routes.
 fn serve_stored(lookup: Lookup, headers: &HeaderMap, uri_path: &str) -> Response {
     let path = uri_path.trim_start_matches('/');
-    let shell = path.is_empty() || (is_page_route(uri_path) && lookup(path).is_none());
-    let path = if shell { "index.html" } else { path };
-    let Some(file) = lookup(path) else {
-        return not_found();
+    let found = if path.is_empty() { None } else { lookup(path) };
+    let (path, file) = match found {
+        Some(file) => (path, file),
+        None if path.is_empty() || is_page_route(uri_path) => match lookup("index.html") {
+            Some(index) => ("index.html", index),
+            None => return not_found(),
+        },
+        None => return not_found(),
     };
+    let mime = file.mime;
     let accepted = accepted_codings(headers);
     let mut compressed = false;
     let mut sent = None;
@@ -259,11 +263,11 @@ fn serve_stored(lookup: Lookup, headers: &HeaderMap, uri_path: &str) -> Response
         };
         compressed = true;
         if takes && sent.is_none() {
-            sent = Some((Some(coding), copy));
+            sent = Some((Some(coding), copy.data, copy.hash));
         }
     }
-    let (coding, body) = sent.unwrap_or((None, file.clone()));
-    let etag = etag_of(&body.hash);
+    let (coding, body, hash) = sent.unwrap_or((None, file.data, file.hash));
+    let etag = etag_of(&hash);
     let fresh = headers
         .get(header::IF_NONE_MATCH)
         .and_then(|v| v.to_str().ok())
@@ -271,10 +275,10 @@ fn serve_stored(lookup: Lookup, headers: &HeaderMap, uri_path: &str) -> Response
     let mut res = if fresh {
         StatusCode::NOT_MODIFIED.into_response()
     } else {
-        body.data.into_response()
+        body.into_response()
     };
     let out = res.headers_mut();
-    if let Ok(mime) = HeaderValue::from_str(&file.mime) {
+    if let Ok(mime) = HeaderValue::from_str(&mime) {
         out.insert(header::CONTENT_TYPE, mime);
     }
     if let Ok(tag) = HeaderValue::from_str(&etag) {
