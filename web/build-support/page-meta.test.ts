@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../src/i18n/en';
 import { ja } from '../src/i18n/ja';
 import { ko } from '../src/i18n/ko';
-import { manifest, manifestPath, pageMetaTags } from './page-meta';
+import { manifestPath } from '../src/i18n/manifest';
+import { manifest, pageMetaTags } from './page-meta';
 
 describe('pageMetaTags', () => {
   const tags = pageMetaTags();

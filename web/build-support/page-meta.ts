@@ -11,6 +11,7 @@
 import type { HtmlTagDescriptor, Plugin } from 'vite';
 import { en } from '../src/i18n/en.ts';
 import { ja } from '../src/i18n/ja.ts';
+import { manifestPath } from '../src/i18n/manifest.ts';
 import { ko } from '../src/i18n/ko.ts';
 
 const CATALOGUES = { ja, ko, en } as const;
@@ -18,11 +19,6 @@ const CATALOGUES = { ja, ko, en } as const;
 /** The colours of the page's wood frame and paper (`src/style.css`), for the installed app. */
 const THEME_COLOR = '#2b2118';
 const BACKGROUND_COLOR = '#f6efe2';
-
-/** Where the manifest in `lang` is served. */
-export function manifestPath(lang: string): string {
-  return `/manifest.${lang}.webmanifest`;
-}
 
 /** The web app manifest in one language: the same app (`id`) whatever the language. */
 export function manifest(lang: keyof typeof CATALOGUES): Record<string, unknown> {

@@ -11,6 +11,7 @@ import type { BattleTable, Engine, Side, Square, Status, View } from './engine';
 import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
+import { manifestPath } from './i18n/manifest';
 import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
@@ -389,8 +390,8 @@ export class App {
     const t = this.i18n;
     document.documentElement.lang = t.lang;
     document.title = t.t('appTitle');
-    // Added to a home screen, the game takes its name in this language (build-support/page-meta.ts).
-    document.querySelector('link[rel="manifest"]')?.setAttribute('href', `/manifest.${t.lang}.webmanifest`);
+    // Added to a home screen, the game takes its name in this language.
+    document.querySelector('link[rel="manifest"]')?.setAttribute('href', manifestPath(t.lang));
     this.titleEl.textContent = t.t('appTitle');
     this.taglineEl.textContent = t.t('appTagline');
     // Read before anything is redrawn: the toolbar too is drawn anew (a new language).
