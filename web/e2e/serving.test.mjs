@@ -33,6 +33,14 @@ function get(path, headers = {}) {
   });
 }
 
+/** Starts a game against the beginner with the dealt arrangement; returns on the player's turn. */
+async function startBeginnerGame(page) {
+  await page.click('.mode-button[data-mode="cpu-beginner"]');
+  await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
+  await page.click('[data-focus-key="confirm"]');
+  await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+}
+
 describe('serving the page', () => {
   it('sends brotli or gzip copies as accepted, caches hashed files for good and revalidates the page', async () => {
     const index = await get('/');
@@ -173,10 +181,7 @@ describe('the page under its content security policy', () => {
     await context.setOffline(true);
     await page.goto(`${server.url}?e2e`);
     await page.waitForSelector('.mode-button');
-    await page.click('.mode-button[data-mode="cpu-beginner"]');
-    await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
-    await page.click('[data-focus-key="confirm"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    await startBeginnerGame(page);
     const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
     await page.click(`.cell[data-square="${from}"]`);
     await page.click(`.cell[data-square="${to}"]`);
@@ -232,10 +237,7 @@ describe('the page under its content security policy', () => {
       await context.setOffline(true);
       await page.goto(`${siteServer.url}?e2e`);
       await page.waitForSelector('.mode-button');
-      await page.click('.mode-button[data-mode="cpu-beginner"]');
-      await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
-      await page.click('[data-focus-key="confirm"]');
-      await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+      await startBeginnerGame(page);
     } finally {
       await context.close();
       await siteServer.stop();
@@ -248,10 +250,7 @@ describe('the page under its content security policy', () => {
     const refused = await watchPolicy(page);
     await page.reload();
     await page.waitForSelector('.mode-button');
-    await page.click('.mode-button[data-mode="cpu-beginner"]');
-    await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
-    await page.click('[data-focus-key="confirm"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    await startBeginnerGame(page);
     assert.equal(await page.evaluate(() => window.gunjinBoard3D !== undefined), true, 'the 3D board is up');
     for (let i = 0; i < 2; i++) {
       const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
