@@ -311,6 +311,11 @@ export class App {
     return this.screen.kind === 'match' ? this.screen.match : null;
   }
 
+  /** The mode of the game on screen, if one is. */
+  private get mode(): Mode | null {
+    return this.screen.kind === 'match' ? this.screen.mode : null;
+  }
+
   private onSquare(square: Square): void {
     const match = this.match;
     if (match === null) return;
@@ -729,7 +734,7 @@ export class App {
   }
 
   private panelFor(match: Match): Node[] {
-    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const mode = this.mode;
     const own = mode?.panel?.(match, this.panelKit());
     if (own !== undefined && own !== null) return own;
     // Which game this is (which CPU level, above all), as the start screen named it.
@@ -802,7 +807,7 @@ export class App {
 
   private matchPanel(match: Match): Node[] {
     const t = this.i18n;
-    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const mode = this.mode;
     const p = match.phase;
     const side = t.side(p.side);
     const out: Node[] = [];
@@ -949,7 +954,7 @@ export class App {
   /** Copies the finished game's record; where the clipboard refuses, shows it to copy by hand. */
   private copyRecord(match: Match, frames: readonly ReviewFrame[]): void {
     const t = this.i18n;
-    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const mode = this.mode;
     const p = match.phase;
     if (p.kind !== 'over') return;
     const text = gameRecordText(t, {
@@ -1132,7 +1137,7 @@ export class App {
   /** The verdict for the player at `side` where one player is at this screen; two share it in
    * the two-player mode, where "you won" would name nobody. */
   private verdictHere(status: Status, side: Side): string {
-    const mode = this.screen.kind === 'match' ? this.screen.mode : null;
+    const mode = this.mode;
     return mode === null || mode.id === 'local' ? '' : this.verdictText(status, side);
   }
 
