@@ -3,7 +3,8 @@
 //! online rooms (`/api/rooms…`, `/ws/rooms/{id}`) stored in the SQLite file `--db`.
 //!
 //! Prints `listening on http://HOST:PORT/` once the socket is bound (port 0 picks a free port,
-//! which the tests use).
+//! which the tests use). Stops on Ctrl-C or SIGTERM: no new requests, the last ones answered,
+//! then every room socket closed as "going away" (1001) so the pages reconnect to the next server.
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -96,7 +97,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let app = web::router(source).merge(rooms::router(rooms));
+    let app = web::router(source).merge(rooms::router(rooms.clone()));
     let listener = match tokio::net::TcpListener::bind(args.addr).await {
         Ok(l) => l,
         Err(e) => {
@@ -112,11 +113,52 @@ async fn main() -> ExitCode {
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    if let Err(e) = axum::serve(listener, app).await {
+    let served = axum::serve(listener, app)
+        .with_graceful_shutdown(stop_requested())
+        .await;
+    if let Err(e) = served {
         eprintln!("server stopped: {e}");
         return ExitCode::FAILURE;
     }
+    // No new requests now, and the last ones have been answered; the rooms' sockets outlive
+    // them, so they are told to go away, and the pages reconnect to the next server.
+    if !rooms.go_away(SOCKETS_CLOSE_WITHIN).await {
+        tracing::warn!("stopping: some sockets did not close in time");
+    }
+    tracing::info!("stopped");
     ExitCode::SUCCESS
+}
+
+/// How long a stopping server waits for the rooms' sockets to close.
+const SOCKETS_CLOSE_WITHIN: Duration = Duration::from_secs(5);
+
+/// Ctrl-C, or SIGTERM (how service managers and container runtimes stop a process).
+async fn stop_requested() {
+    let interrupt = async {
+        if let Err(e) = tokio::signal::ctrl_c().await {
+            tracing::error!(error = %e, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut term) => {
+                term.recv().await;
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {}
+        () = terminate => {}
+    }
+    tracing::info!("stopping: no new requests; closing the rooms' sockets");
 }
 
 #[cfg(test)]

@@ -187,3 +187,67 @@ async fn a_move_the_store_could_not_take_is_stored_with_the_next_one() {
     assert_eq!(before["room"]["view"], after["room"]["view"]);
     kill_9(child);
 }
+
+/// The frame that ends a connection: its close code, or `None` if it ended without one.
+async fn close_code(client: &mut Client) -> Option<u16> {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let next = tokio::time::timeout(std::time::Duration::from_secs(10), client.ws.next())
+            .await
+            .expect("the connection stayed open");
+        match next {
+            Some(Ok(Message::Close(frame))) => return frame.map(|f| u16::from(f.code)),
+            Some(Ok(_)) => {}
+            None | Some(Err(_)) => return None,
+        }
+    }
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn sigterm_closes_the_sockets_as_going_away_and_the_game_resumes_on_the_next_server() {
+    let dir = tempdir::Dir::new("sigterm");
+    let db = dir.path().join("rooms.sqlite3");
+    let (mut child, addr) = spawn_server(&db);
+    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(addr).await;
+    arrange(&mut host, 1).await;
+    arrange(&mut guest, 2).await;
+    host.until("started").await;
+    guest.until("started").await;
+    plies(&mut host, &mut guest, 4).await;
+
+    let term = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(term.success());
+    // Both pages are told the server is going away (1001), not cut off.
+    assert_eq!(close_code(&mut host).await, Some(1001));
+    assert_eq!(close_code(&mut guest).await, Some(1001));
+    // …and the process ends by itself, cleanly, soon after.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not stop"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status}");
+
+    let (child, addr) = spawn_server(&db);
+    let mut host = reconnect(addr, &room, &host_token, &host).await;
+    let mut guest = reconnect(addr, &room, &guest_token, &guest).await;
+    host.send(json!({"t":"sync"})).await;
+    let after = host.until("sync").await;
+    assert_eq!(
+        after["room"]["view"]["history"].as_array().unwrap().len(),
+        4
+    );
+    plies(&mut host, &mut guest, 1).await;
+    kill_9(child);
+}

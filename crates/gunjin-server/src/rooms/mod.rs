@@ -31,7 +31,7 @@ use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use game::{Gunjin, GunjinDeployment, RefereeGame, Refusal, WireDeployment, WireMove};
@@ -125,6 +125,8 @@ pub(crate) struct Shared<G: RefereeGame> {
     next_conn: AtomicU64,
     /// Creation allowance: (tokens, last refill).
     creations: Mutex<(f64, std::time::Instant)>,
+    /// Set when the server stops; every connection holds a receiver until it has closed.
+    going_away: watch::Sender<bool>,
 }
 
 impl<G: RefereeGame> Shared<G> {
@@ -185,6 +187,7 @@ impl<G: RefereeGame> RoomsState<G> {
                 rooms: Mutex::new(HashMap::new()),
                 next_conn: AtomicU64::new(1),
                 creations: Mutex::new((burst, std::time::Instant::now())),
+                going_away: watch::Sender::new(false),
             }),
         };
         if let Some(every) = tick {
@@ -262,6 +265,17 @@ impl<G: RefereeGame> RoomsState<G> {
             }
             Err(e) => tracing::error!(error = %e, "rooms: expiry sweep failed"),
         }
+    }
+
+    /// Closes every room connection with 1001 ("going away", so pages reconnect to the next
+    /// server) and waits up to `limit` for them to finish; later connections are closed as they
+    /// open. Call once the server has stopped accepting requests. Nothing needs saving: a room
+    /// stores each change before it tells anyone. Returns whether every connection closed in time.
+    pub async fn go_away(&self, limit: Duration) -> bool {
+        self.shared.going_away.send_replace(true);
+        tokio::time::timeout(limit, self.shared.going_away.closed())
+            .await
+            .is_ok()
     }
 
     /// The storage thread's counters.

@@ -26,6 +26,8 @@ use super::{Shared, ms};
 #[derive(Debug)]
 pub(crate) enum Out {
     Text(Utf8Bytes),
+    /// The server is stopping: close with 1001 ("going away"), so the page reconnects.
+    GoingAway,
 }
 
 /// A live connection as the room knows it.

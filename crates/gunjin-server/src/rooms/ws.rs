@@ -7,7 +7,7 @@ use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use axum::Router;
-use axum::extract::ws::{Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
 use axum::extract::{Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
@@ -212,9 +212,22 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
     let (tx, mut rx) = mpsc::channel::<Out>(state.config().conn_queue);
     let closer = Arc::new(Notify::new());
     let conn_id = state.shared.next_conn.fetch_add(1, Ordering::Relaxed);
+    // Subscribed before anything else, so a server stopping now waits for this connection too.
+    let mut going_away = state.shared.going_away.subscribe();
     let writer = async move {
-        while let Some(Out::Text(text)) = rx.recv().await {
-            if sink.send(Message::Text(text)).await.is_err() {
+        while let Some(out) = rx.recv().await {
+            let sent = match out {
+                Out::Text(text) => sink.send(Message::Text(text)).await,
+                Out::GoingAway => {
+                    let frame = CloseFrame {
+                        code: close_code::AWAY,
+                        reason: Utf8Bytes::from_static("the server is restarting"),
+                    };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    return;
+                }
+            };
+            if sent.is_err() {
                 return;
             }
         }
@@ -222,11 +235,12 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
     };
     let mut writer = std::pin::pin!(writer);
     let mut auth: Auth<G> = None;
-    let writer_done = {
+    let (writer_done, server_stopping) = {
         let reader = read_loop(&state, id, &tx, conn_id, &closer, &mut stream, &mut auth);
         tokio::select! {
-            () = &mut writer => true,
-            () = reader => false,
+            () = &mut writer => (true, false),
+            () = reader => (false, false),
+            _ = going_away.wait_for(|away| *away) => (false, true),
         }
     };
     if let Some((room, seat)) = auth {
@@ -236,6 +250,9 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
                 conn: conn_id,
             })
             .await;
+    }
+    if server_stopping {
+        let _ = tx.try_send(Out::GoingAway);
     }
     drop(tx);
     if !writer_done {
