@@ -10,7 +10,7 @@ use futures_util::SinkExt;
 
 use gunjin::Side;
 use rooms_support::*;
-use serde_json::json;
+use serde_json::{Value, json};
 
 #[tokio::test]
 async fn a_full_game_then_a_rematch_with_sides_swapped() {
@@ -72,9 +72,26 @@ async fn a_full_game_then_a_rematch_with_sides_swapped() {
     host.send(json!({"t":"rematch"})).await;
     assert_eq!(host.until("rematch").await["who"], "you");
     assert_eq!(guest.until("rematch").await["who"], "opponent");
+    // Asking twice changes nothing and tells nobody anything.
+    let seen = (host.frames.len(), guest.frames.len());
+    host.send(json!({"t":"rematch"})).await;
+    host.send(json!({"t":"sync"})).await;
+    assert_eq!(
+        host.recv().await["t"],
+        "sync",
+        "nothing before the sync's answer"
+    );
     guest.send(json!({"t":"rematch"})).await;
     let ha = host.until("arranging").await;
     let ga = guest.until("arranging").await;
+    let told = |c: &Client, from: usize| -> Vec<String> {
+        c.frames[from..]
+            .iter()
+            .map(|f| f["t"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(told(&host, seen.0), ["sync", "arranging"]);
+    assert_eq!(told(&guest, seen.1), ["arranging"]);
     assert_eq!(
         (ha["game"].clone(), ha["side"].clone()),
         (json!(2), json!("gote"))
@@ -238,6 +255,7 @@ async fn reconnecting_replays_missed_events_or_resyncs() {
         h.until("moved").await;
         g.until("moved").await;
     }
+    let host_frames = host.frames.len();
     let mut again = Client::connect(server.addr, &room).await;
     again.hello(&guest_token, since).await;
     let s = again.recv().await;
@@ -254,6 +272,18 @@ async fn reconnecting_replays_missed_events_or_resyncs() {
         (Some("error"), Some("replaced")),
         "{last}"
     );
+    // The opponent is not told of it: the seat was connected before and after.
+    let (from, to) = again.legal.clone().unwrap()[0].clone();
+    let v = again.v;
+    again
+        .send(json!({"t":"move","move":{"from":from,"to":to},"v":v}))
+        .await;
+    host.until("moved").await;
+    let told: Vec<&Value> = host.frames[host_frames..]
+        .iter()
+        .filter(|f| f["t"] == "presence")
+        .collect();
+    assert!(told.is_empty(), "{told:?}");
 
     // A refresh of the host's page with no version: a sync.
     let mut host2 = Client::connect(server.addr, &room).await;

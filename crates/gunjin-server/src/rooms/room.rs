@@ -571,7 +571,9 @@ impl<G: RefereeGame> Room<G> {
             })
             .ok_or(ErrorCode::BadToken)?;
         let i = seat.index();
-        if let Some(old) = self.conns[i].replace(conn) {
+        let old = self.conns[i].replace(conn);
+        let was_connected = old.is_some();
+        if let Some(old) = old {
             let told = ServerMsg::<G>::Error {
                 code: ErrorCode::Replaced,
                 message: "this seat was taken by a newer connection (another tab or device)".into(),
@@ -610,12 +612,15 @@ impl<G: RefereeGame> Room<G> {
         );
         self.away_since[i] = None;
         self.offered[other.index()] = false;
-        self.reply(
-            other,
-            &ServerMsg::Presence {
-                opponent: Presence::Connected,
-            },
-        );
+        // A second tab taking the seat over changes nothing the opponent could see.
+        if !was_connected {
+            self.reply(
+                other,
+                &ServerMsg::Presence {
+                    opponent: Presence::Connected,
+                },
+            );
+        }
         if self.empty_since.take().is_some() {
             self.writes.push(Write::EmptySince {
                 id: self.id.as_str().to_owned(),
