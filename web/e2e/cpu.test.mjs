@@ -207,6 +207,57 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('sounds the moves and the end, and a switch in the toolbar turns the sounds off for good', async () => {
+    const page = await openPage(browser, server.url);
+    // Every sound the page starts, by the kind of its source (a tone or a noise burst).
+    await page.addInitScript(() => {
+      window.soundsStarted = [];
+      for (const [Node, kind] of [
+        [OscillatorNode, 'tone'],
+        [AudioBufferSourceNode, 'noise'],
+      ]) {
+        const start = Node.prototype.start;
+        Node.prototype.start = function (...args) {
+          if (this.context.state === 'running') window.soundsStarted.push(kind);
+          return start.apply(this, args);
+        };
+      }
+    });
+    await page.reload();
+    const started = () => page.evaluate(() => window.soundsStarted.length);
+    const toggle = '[data-focus-key="sound"]';
+    assert.equal(await page.getAttribute(toggle, 'aria-pressed'), 'true');
+    assert.equal((await page.textContent(toggle)).trim(), 'Sound');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.equal(await started(), 0, 'nothing sounds before a move');
+    // Sente's first move is always a battle (both camps are full): a thump and a knock.
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    await waitForHuman(page);
+    const afterMoves = await started();
+    assert.ok(afterMoves >= 4, `the move and the CPU's answer each sound: ${afterMoves}`);
+    await page.click('[data-focus-key="resign"]');
+    await page.waitForFunction((n) => window.soundsStarted.length === n + 3, afterMoves);
+    // Off: the switch says so, the next game is silent, and a reload keeps it off.
+    await page.click(toggle);
+    assert.equal(await page.getAttribute(toggle, 'aria-pressed'), 'false');
+    await page.reload();
+    assert.equal(await page.getAttribute(toggle, 'aria-pressed'), 'false');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    const [from2, to2] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from2}"]`);
+    await page.click(`.cell[data-square="${to2}"]`);
+    await waitForHuman(page);
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await started(), 0);
+    await page.close();
+  });
+
   it('on a phone the page stays put when the CPU answers, and a strip at the bottom tells the news', async () => {
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
     // The start screen opens at its top, not scrolled down to the focused mode button.

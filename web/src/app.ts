@@ -25,6 +25,7 @@ import { ArrangementStore, type SetupEvent, type SetupState } from './state/setu
 import { button, h } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
+import { cueFor, heardOf, Sounds, type Heard } from './ui/sound';
 
 export interface AppEnv {
   readonly storage: Storage | undefined;
@@ -137,6 +138,9 @@ export class App {
   private recordCopy: { readonly match: Match; readonly ok: boolean; readonly text: string } | null = null;
   /** The grid square each side last pressed, to put the focus back there on its next turn. */
   private readonly lastSquare: { sente?: Square; gote?: Square } = {};
+  private readonly sounds: Sounds;
+  /** The game as the last redraw showed it, to hear what changed since. */
+  private heard: Heard | null = null;
 
   constructor(
     private readonly host: HTMLElement,
@@ -148,6 +152,7 @@ export class App {
     this.results = new ResultStore(env.storage);
     this.cpuGames = new CpuGameStore(env.storage);
     this.localGames = new LocalGameStore(env.storage);
+    this.sounds = new Sounds(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
     this.taglineEl = h('p', { class: 'tagline' });
@@ -207,6 +212,11 @@ export class App {
     const onResize = (): void => this.resize();
     window.addEventListener('resize', onResize);
     this.cleanups.push(() => window.removeEventListener('resize', onResize));
+    const unlock = (): void => this.sounds.unlock();
+    for (const type of ['pointerdown', 'keydown'] as const) {
+      document.addEventListener(type, unlock, { capture: true });
+      this.cleanups.push(() => document.removeEventListener(type, unlock, { capture: true }));
+    }
     this.update();
   }
 
@@ -418,6 +428,7 @@ export class App {
       if (match?.phase.kind !== 'setup') this.notice = null;
     }
 
+    this.listen(match);
     if (match?.phase.kind !== 'over' || this.review?.match !== match) this.review = null;
     // "Play again" keeps the match object: a copy of the last game must not show under the next.
     if (match?.phase.kind !== 'over' || this.recordCopy?.match !== match) this.recordCopy = null;
@@ -485,6 +496,17 @@ export class App {
     }
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (hadFocus && lost) this.keepFocus();
+  }
+
+  /** Sounds what changed in the game on screen since the last redraw. */
+  private listen(match: Match | null): void {
+    const view = match?.view(match.phase.side) ?? null;
+    if (match === null) this.heard = null;
+    if (match === null || view === null) return;
+    const now = heardOf(match, view, match.phase.side, this.mode?.id === 'local');
+    const cue = cueFor(this.heard, now);
+    this.heard = now;
+    if (cue !== null) this.sounds.play(cue);
   }
 
   /**
@@ -582,7 +604,10 @@ export class App {
       select.append(opt);
     }
     select.addEventListener('change', () => this.setLang(select.value as Lang));
+    const sound = button(t.t('sound'), () => this.toggleSound(), { key: 'sound', class: 'btn ghost sound-toggle' });
+    sound.setAttribute('aria-pressed', String(this.sounds.enabled));
     this.toolbar.replaceChildren(
+      sound,
       button(t.t('help'), () => void this.openHelp(), { key: 'open-help', class: 'btn ghost' }),
       h('label', { class: 'lang-label' }, h('span', { class: 'sr-only', text: t.t('language') }), select),
     );
@@ -611,6 +636,11 @@ export class App {
         renderTable(this.battleTable, t),
       ),
     );
+  }
+
+  toggleSound(): void {
+    this.sounds.toggle();
+    this.update();
   }
 
   toggleTable(): void {

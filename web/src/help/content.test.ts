@@ -66,6 +66,7 @@ const CONTROLS = [
   'resign',
   'playAgain',
   'chooseModeAgain',
+  'sound',
 ] as const;
 
 describe('help content', () => {

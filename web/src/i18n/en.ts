@@ -7,6 +7,8 @@ export const en = {
   noScript: 'This game runs in your browser and needs JavaScript. Please turn it on and reload the page.',
   language: 'Language',
   panelLabel: 'Game panel',
+  /** The toolbar's switch for the sounds of moves, battles and the end (pressed: on). */
+  sound: 'Sound',
   help: 'How to play & rules',
   table: 'Win/loss table',
   close: 'Close',

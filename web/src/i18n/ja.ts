@@ -9,6 +9,7 @@ export const ja: Catalogue = {
   noScript: 'このゲームはブラウザで動くため JavaScript が必要です。有効にしてからページを読み込み直してください。',
   language: '言語',
   panelLabel: '対局の情報と操作',
+  sound: '効果音',
   help: '遊び方・ルール',
   table: '勝敗表',
   close: '閉じる',

@@ -9,6 +9,7 @@ export const ko: Catalogue = {
   noScript: '이 게임은 브라우저에서 실행되며 JavaScript가 필요합니다. JavaScript를 켠 다음 페이지를 새로고침해 주세요.',
   language: '언어',
   panelLabel: '게임 정보와 조작',
+  sound: '효과음',
   help: '규칙·하는 법',
   table: '승패표',
   close: '닫기',
