@@ -58,6 +58,42 @@ async fn reconnect(addr: SocketAddr, room: &str, token: &str, old: &Client) -> C
     c
 }
 
+/// The seats' tokens of a room.
+struct Seats {
+    room: String,
+    host: String,
+    guest: String,
+}
+
+/// A server on `db` again, and both players back in their seats on it.
+async fn restart(
+    db: &Path,
+    seats: &Seats,
+    host: &Client,
+    guest: &Client,
+) -> (Child, Client, Client) {
+    let (child, addr) = spawn_server(db);
+    let host = reconnect(addr, &seats.room, &seats.host, host).await;
+    let guest = reconnect(addr, &seats.room, &seats.guest, guest).await;
+    (child, host, guest)
+}
+
+/// A new server on `db` with a game started in a new room.
+async fn game_started(db: &Path) -> (Child, Seats, Client, Client) {
+    let (child, addr) = spawn_server(db);
+    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(addr).await;
+    arrange(&mut host, 1).await;
+    arrange(&mut guest, 2).await;
+    host.until("started").await;
+    guest.until("started").await;
+    let seats = Seats {
+        room,
+        host: host_token,
+        guest: guest_token,
+    };
+    (child, seats, host, guest)
+}
+
 #[tokio::test]
 async fn kill_9_mid_game_then_both_resume_and_finish() {
     let dir = tempdir::Dir::new("restart");
@@ -83,9 +119,12 @@ async fn kill_9_mid_game_then_both_resume_and_finish() {
         "a token reached the database"
     );
 
-    let (child, addr) = spawn_server(&db);
-    let mut host = reconnect(addr, &room, &host_token, &host).await;
-    let mut guest = reconnect(addr, &room, &guest_token, &guest).await;
+    let seats = Seats {
+        room,
+        host: host_token,
+        guest: guest_token,
+    };
+    let (child, mut host, mut guest) = restart(&db, &seats, &host, &guest).await;
     guest.send(json!({"t":"sync"})).await;
     let s = guest.until("sync").await;
     assert_eq!(
@@ -102,9 +141,7 @@ async fn kill_9_mid_game_then_both_resume_and_finish() {
     let before = host.until("sync").await;
     kill_9(child);
 
-    let (child, addr) = spawn_server(&db);
-    let mut host = reconnect(addr, &room, &host_token, &host).await;
-    let mut guest = reconnect(addr, &room, &guest_token, &guest).await;
+    let (child, mut host, mut guest) = restart(&db, &seats, &host, &guest).await;
     host.send(json!({"t":"sync"})).await;
     let after = host.until("sync").await;
     assert_eq!(
@@ -155,12 +192,7 @@ async fn plies(host: &mut Client, guest: &mut Client, n: usize) {
 async fn a_move_the_store_could_not_take_is_stored_with_the_next_one() {
     let dir = tempdir::Dir::new("locked");
     let db = dir.path().join("rooms.sqlite3");
-    let (child, addr) = spawn_server(&db);
-    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(addr).await;
-    arrange(&mut host, 1).await;
-    arrange(&mut guest, 2).await;
-    host.until("started").await;
-    guest.until("started").await;
+    let (child, seats, mut host, mut guest) = game_started(&db).await;
 
     // Another program holds the database's write lock past the server's 5 s patience: the first
     // move is played and told, but not stored.
@@ -175,9 +207,7 @@ async fn a_move_the_store_could_not_take_is_stored_with_the_next_one() {
     let before = host.until("sync").await;
     kill_9(child);
 
-    let (child, addr) = spawn_server(&db);
-    let mut host = reconnect(addr, &room, &host_token, &host).await;
-    let _guest = reconnect(addr, &room, &guest_token, &guest).await;
+    let (child, mut host, _guest) = restart(&db, &seats, &host, &guest).await;
     host.send(json!({"t":"sync"})).await;
     let after = host.until("sync").await;
     assert_eq!(
@@ -209,12 +239,7 @@ async fn close_code(client: &mut Client) -> Option<u16> {
 async fn sigterm_closes_the_sockets_as_going_away_and_the_game_resumes_on_the_next_server() {
     let dir = tempdir::Dir::new("sigterm");
     let db = dir.path().join("rooms.sqlite3");
-    let (mut child, addr) = spawn_server(&db);
-    let (room, host_token, guest_token, mut host, mut guest) = seated_pair(addr).await;
-    arrange(&mut host, 1).await;
-    arrange(&mut guest, 2).await;
-    host.until("started").await;
-    guest.until("started").await;
+    let (mut child, seats, mut host, mut guest) = game_started(&db).await;
     plies(&mut host, &mut guest, 4).await;
 
     let term = Command::new("kill")
@@ -239,9 +264,7 @@ async fn sigterm_closes_the_sockets_as_going_away_and_the_game_resumes_on_the_ne
     };
     assert!(status.success(), "{status}");
 
-    let (child, addr) = spawn_server(&db);
-    let mut host = reconnect(addr, &room, &host_token, &host).await;
-    let mut guest = reconnect(addr, &room, &guest_token, &guest).await;
+    let (child, mut host, mut guest) = restart(&db, &seats, &host, &guest).await;
     host.send(json!({"t":"sync"})).await;
     let after = host.until("sync").await;
     assert_eq!(
