@@ -157,9 +157,30 @@ pub fn handle(line: &str) -> String {
     }
 }
 
+/// A refusal, its keys in the referee's order (`ok` first, then `error` with `code`, `message`).
+#[derive(Serialize)]
+struct Refusal<'a> {
+    ok: bool,
+    error: RefusalError<'a>,
+}
+
+#[derive(Serialize)]
+struct RefusalError<'a> {
+    code: &'a str,
+    message: String,
+}
+
 fn error_line(e: &BotError) -> String {
-    serde_json::json!({"ok": false, "error": {"code": e.code(), "message": e.to_string()}})
-        .to_string()
+    let refusal = Refusal {
+        ok: false,
+        error: RefusalError {
+            code: e.code(),
+            message: e.to_string(),
+        },
+    };
+    serde_json::to_string(&refusal).unwrap_or_else(|_| {
+        r#"{"ok":false,"error":{"code":"bad_request","message":"unprintable error"}}"#.to_owned()
+    })
 }
 
 fn answer(line: &str) -> Result<String, BotError> {
@@ -350,6 +371,14 @@ mod tests {
             .map(|l| parse(l)["error"]["code"].clone())
             .collect();
         assert_eq!(codes, ["bad_json", "bad_json", "unknown_cmd"]);
+    }
+
+    #[test]
+    fn a_refusal_reads_like_the_referees() {
+        assert_eq!(
+            handle(r#"{"cmd":"dance"}"#),
+            r#"{"ok":false,"error":{"code":"unknown_cmd","message":"unknown command \"dance\"; known: setup, go"}}"#
+        );
     }
 
     #[test]
