@@ -84,6 +84,12 @@ impl Request {
         };
         match cmd.as_str() {
             "new" => {
+                // Left out, the rule set is the standard one; given, it must name one.
+                if fields.get("ruleset").is_some_and(Value::is_null) {
+                    return Err(bad(
+                        "field \"ruleset\" must be a string such as \"standard\"",
+                    ));
+                }
                 let f: NewFields = fields_of(fields)?;
                 let id = f.ruleset.as_deref().unwrap_or("standard");
                 let rules = Ruleset::from_id(id)
@@ -223,6 +229,7 @@ mod tests {
             r#"{"cmd":"new","setup":{"sente":[],"gote":{}}}"#,
             r#"{"cmd":"new","ruleset":"house","setup":{"sente":{},"gote":{}}}"#,
             r#"{"cmd":"new","ruleset":5,"setup":{"sente":{},"gote":{}}}"#,
+            r#"{"cmd":"new","ruleset":null,"setup":{"sente":{},"gote":{}}}"#,
         ] {
             assert_eq!(code(line), "bad_request", "{line}");
         }
