@@ -81,6 +81,9 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['turn']);
     await waitPhase(guest, ['moved']);
     assert.match(await guest.textContent('.panel'), /Your friend’s turn/);
+    // The tab of the player to move says so, for a player reading elsewhere.
+    assert.equal(await host.title(), '(Your move) Gunjin Shogi');
+    assert.equal(await guest.title(), 'Gunjin Shogi');
 
     const ids = await kindNames(host, 'id');
     const names = await kindNames(host, 'en');
@@ -130,6 +133,7 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['over']);
     await waitPhase(guest, ['over']);
     assert.ok(refreshed, 'the game lasted past the refresh');
+    assert.deepEqual([await host.title(), await guest.title()], ['Gunjin Shogi', 'Gunjin Shogi']);
     const result = await host.textContent('.result-text');
     assert.equal(await guest.textContent('.result-text'), result);
     // Each player is told the result as theirs: one won and one lost, or neither (a draw).

@@ -9,6 +9,8 @@ export const en = {
   panelLabel: 'Game panel',
   /** The toolbar's switch for the sounds of moves, battles and the end (pressed: on). */
   sound: 'Sound',
+  /** The tab's title while it is the player's move in a game against a friend. */
+  titleYourMove: '(Your move) {app}',
   help: 'How to play & rules',
   table: 'Win/loss table',
   close: 'Close',

@@ -10,6 +10,7 @@ export const ja: Catalogue = {
   language: '言語',
   panelLabel: '対局の情報と操作',
   sound: '効果音',
+  titleYourMove: '（あなたの番）{app}',
   help: '遊び方・ルール',
   table: '勝敗表',
   close: '閉じる',

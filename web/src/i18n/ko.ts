@@ -10,6 +10,7 @@ export const ko: Catalogue = {
   language: '언어',
   panelLabel: '게임 정보와 조작',
   sound: '효과음',
+  titleYourMove: '(내 차례) {app}',
   help: '규칙·하는 법',
   table: '승패표',
   close: '닫기',
