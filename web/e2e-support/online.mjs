@@ -60,13 +60,14 @@ export async function restartableServer() {
       c.on('exit', (code) => fail(new Error(`server exited (${code}): ${text}`)));
     });
   };
-  const kill = async () => {
+  /** Stops the server: at once (SIGKILL, as a crash), or as a service manager does (SIGTERM). */
+  const kill = async (signal = 'SIGKILL') => {
     const c = child;
     child = null;
     if (c === null || c.exitCode !== null) return;
     await new Promise((ok) => {
       c.on('exit', ok);
-      c.kill('SIGKILL');
+      c.kill(signal);
     });
   };
   await start();

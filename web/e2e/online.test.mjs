@@ -423,6 +423,35 @@ describe('play a friend by URL', () => {
   });
 });
 
+describe('a server stopped for a restart', () => {
+  it('closes both pages’ sockets as going away: they say the server is restarting, and come back when it is up', async () => {
+    const own = await restartableServer();
+    try {
+      const { host, guest } = await roomWithFriend(own.url);
+      await confirmArrangement(host);
+      await confirmArrangement(guest);
+      await waitPhase(host, ['turn']);
+      await own.kill('SIGTERM');
+      for (const page of [host, guest]) {
+        await page.waitForSelector('[data-connection="waiting"]');
+        assert.match(await page.textContent('.online-status'), /The server is restarting: reconnecting in \d+ s/);
+      }
+      await own.start();
+      for (const page of [host, guest]) {
+        await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+        assert.match(await page.textContent('.online-status'), /Connected/);
+      }
+      await waitPhase(host, ['turn']);
+      await playRandomMove(host, seeded(5));
+      await waitPhase(guest, ['turn']);
+      await host.close();
+      await guest.close();
+    } finally {
+      await own.stop();
+    }
+  });
+});
+
 describe('the CPU offer when the friend stays away', () => {
   let quick;
   before(async () => {

@@ -141,6 +141,24 @@ describe('RoomClient', () => {
     expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500 });
   });
 
+  it('says the server is restarting after a close as going away, until a connection opens again', () => {
+    const { client, sockets, timers } = playing(10);
+    sockets[0]!.drop(1001);
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500, restarting: true });
+    // The new server is not up yet: still restarting, with the usual backoff.
+    timers.fire(500);
+    sockets[1]!.drop(1006);
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 2, retryMs: 1000, restarting: true });
+    timers.fire(1000);
+    sockets[2]!.open();
+    sockets[2]!.receive({ t: 'welcome', v: 10, seat: 'host' });
+    expect(client.connection.kind).toBe('open');
+    // A later drop is an ordinary one.
+    sockets[2]!.drop(1006);
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: 500 });
+    expect('restarting' in client.connection).toBe(false);
+  });
+
   it('lets another tab keep the seat it took, and takes it back only when asked', () => {
     const { client, sockets, timers } = playing(10);
     sockets[0]!.receive({ t: 'error', code: 'replaced', message: 'this seat was taken by a newer connection' });

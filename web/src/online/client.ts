@@ -30,7 +30,8 @@ import {
 export interface SocketLike {
   onopen: (() => void) | null;
   onmessage: ((ev: { readonly data: unknown }) => void) | null;
-  onclose: (() => void) | null;
+  /** `code` 1001 ("going away"): the server is stopping, to start again. */
+  onclose: ((ev?: { readonly code?: number }) => void) | null;
   onerror: (() => void) | null;
   send(text: string): void;
   close(): void;
@@ -67,7 +68,8 @@ export interface RoomState {
 export type Connection =
   | { readonly kind: 'connecting'; readonly attempt: number }
   | { readonly kind: 'open' }
-  | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number }
+  /** `restarting`: the server said it was going away (a restart), and has not answered since. */
+  | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number; readonly restarting?: true }
   /** No more reconnections: the room is closed, the token refused, or the client disposed. */
   | { readonly kind: 'stopped' }
   /** Another tab or device took this seat; it is taken back only when the player asks. */
@@ -77,6 +79,9 @@ export type Connection =
 export function backoffMs(attempt: number): number {
   return Math.min(10_000, 500 * 2 ** Math.max(0, attempt - 1));
 }
+
+/** The close code of a server that is stopping (to start again): see docs/protocol.md §3. */
+const GOING_AWAY = 1001;
 
 /** How often a ping goes out, and how long the page waits for any frame before reconnecting. */
 export const PING_MS = 20_000;
@@ -205,6 +210,8 @@ export class RoomClient {
   private socket: SocketLike | null = null;
   private conn: Connection = { kind: 'connecting', attempt: 1 };
   private attempt = 1;
+  /** The server closed the socket as going away (1001), and no connection has opened since. */
+  private restarting = false;
   private room: RoomState | null = null;
   private version = 0;
   private error: { readonly code: string } | null = null;
@@ -328,8 +335,9 @@ export class RoomClient {
       this.armSilence();
       this.receive(parseServerMessage(ev.data));
     };
-    socket.onclose = () => {
+    socket.onclose = (ev) => {
       if (this.socket !== socket) return;
+      if (ev?.code === GOING_AWAY) this.restarting = true;
       this.lost();
     };
     socket.onerror = () => {
@@ -342,7 +350,7 @@ export class RoomClient {
     this.dropSocket();
     if (this.disposed || this.conn.kind === 'stopped') return;
     const retryMs = backoffMs(this.attempt);
-    this.conn = { kind: 'waiting', attempt: this.attempt, retryMs };
+    this.conn = { kind: 'waiting', attempt: this.attempt, retryMs, ...(this.restarting ? { restarting: true as const } : {}) };
     this.attempt += 1;
     this.retryTimer = this.deps.timers.set(() => {
       this.retryTimer = null;
@@ -450,6 +458,7 @@ export class RoomClient {
     if (this.conn.kind !== 'open') {
       this.conn = { kind: 'open' };
       this.attempt = 1;
+      this.restarting = false;
       this.armPing();
     }
   }

@@ -4,7 +4,7 @@ import type { SocketLike, Timers } from './client';
 export class FakeSocket implements SocketLike {
   onopen: (() => void) | null = null;
   onmessage: ((ev: { readonly data: unknown }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((ev?: { readonly code?: number }) => void) | null = null;
   onerror: (() => void) | null = null;
   readonly sent: Record<string, unknown>[] = [];
   closed = false;
@@ -28,10 +28,10 @@ export class FakeSocket implements SocketLike {
     this.onmessage?.({ data: JSON.stringify(msg) });
   }
 
-  /** The network drops the connection. */
-  drop(): void {
+  /** The network drops the connection (or the server closes it with `code`). */
+  drop(code?: number): void {
     this.closed = true;
-    this.onclose?.();
+    this.onclose?.(code === undefined ? undefined : { code });
   }
 
   /** Types of the messages sent, in order. */

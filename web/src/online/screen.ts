@@ -85,7 +85,7 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   if (now.connection !== before.connection) {
     if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineConnected'));
     else if (c?.kind === 'waiting' && !before.lost) {
-      lines.push(t.t('onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }));
+      lines.push(t.t(c.restarting ? 'onlineRestarting' : 'onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }));
       now.lost = true;
     } else if (c?.kind === 'stopped') {
       lines.push(t.t('onlineStopped'));
@@ -312,7 +312,7 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
       cls = 'open';
       break;
     case 'waiting':
-      text = t.t('onlineReconnecting', { seconds: c?.kind === 'waiting' ? Math.ceil(c.retryMs / 1000) : 0 });
+      text = c?.kind === 'waiting' ? t.t(c.restarting ? 'onlineRestarting' : 'onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }) : '';
       cls = 'waiting';
       break;
     case 'stopped':
