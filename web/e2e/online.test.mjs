@@ -45,6 +45,14 @@ async function roomWithFriend(base = server.url) {
   return { host, guest, url };
 }
 
+/** A game started between two new pages on a server of the test's own (`restartableServer`). */
+async function gameOn(own) {
+  const { host, guest } = await roomWithFriend(own.url);
+  await confirmArrangement(host);
+  await confirmArrangement(guest);
+  return { host, guest };
+}
+
 /** The page whose player is to move, waiting for one; null when the game is over. */
 async function nextMover(a, b, timeout = 20_000) {
   const until = Date.now() + timeout;
@@ -370,9 +378,7 @@ describe('play a friend by URL', () => {
   it('both pages reconnect on their own after the server is killed (kill -9) and started again, and the game goes on', async () => {
     const own = await restartableServer();
     try {
-      const { host, guest } = await roomWithFriend(own.url);
-      await confirmArrangement(host);
-      await confirmArrangement(guest);
+      const { host, guest } = await gameOn(own);
       const random = seeded(77);
       const play = async (n) => {
         for (let i = 0; i < n; i++) {
@@ -427,9 +433,7 @@ describe('a server stopped for a restart', () => {
   it('closes both pages’ sockets as going away: they say the server is restarting, and come back when it is up', async () => {
     const own = await restartableServer();
     try {
-      const { host, guest } = await roomWithFriend(own.url);
-      await confirmArrangement(host);
-      await confirmArrangement(guest);
+      const { host, guest } = await gameOn(own);
       await waitPhase(host, ['turn']);
       await own.kill('SIGTERM');
       for (const page of [host, guest]) {

@@ -157,30 +157,8 @@ pub fn handle(line: &str) -> String {
     }
 }
 
-/// A refusal, its keys in the referee's order (`ok` first, then `error` with `code`, `message`).
-#[derive(Serialize)]
-struct Refusal<'a> {
-    ok: bool,
-    error: RefusalError<'a>,
-}
-
-#[derive(Serialize)]
-struct RefusalError<'a> {
-    code: &'a str,
-    message: String,
-}
-
 fn error_line(e: &BotError) -> String {
-    let refusal = Refusal {
-        ok: false,
-        error: RefusalError {
-            code: e.code(),
-            message: e.to_string(),
-        },
-    };
-    serde_json::to_string(&refusal).unwrap_or_else(|_| {
-        r#"{"ok":false,"error":{"code":"bad_request","message":"unprintable error"}}"#.to_owned()
-    })
+    json_text::refusal_line(e.code(), e.to_string())
 }
 
 fn answer(line: &str) -> Result<String, BotError> {

@@ -1,5 +1,6 @@
 //! Judging a request line as JSON, the same way for the referee and the bot (§10): a line that
-//! is not JSON is `bad_json`, JSON of no request's shape `bad_request`.
+//! is not JSON is `bad_json`, JSON of no request's shape `bad_request`; and the line that refuses
+//! a request, the same for both.
 //!
 //! `serde_json` builds a `Value` at most 128 levels deep and otherwise fails with an error of the
 //! syntax category, so a line like `[[[[…]]]]` 200 levels deep would look like `bad_json`
@@ -7,8 +8,35 @@
 //! `serde_json`, so it tells the two apart.
 
 use gunjin::wire::RepeatedKey;
+use serde::Serialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
+
+/// `{"ok":false,"error":{"code","message"}}`, in that key order.
+#[derive(Serialize)]
+struct Refusal<'a> {
+    ok: bool,
+    error: RefusalBody<'a>,
+}
+
+#[derive(Serialize)]
+struct RefusalBody<'a> {
+    code: &'a str,
+    message: String,
+}
+
+/// The answer line refusing a request: `{"ok":false,"error":{"code":…,"message":…}}`.
+#[must_use]
+pub fn refusal_line(code: &str, message: String) -> String {
+    let refusal = Refusal {
+        ok: false,
+        error: RefusalBody { code, message },
+    };
+    serde_json::to_string(&refusal).unwrap_or_else(|_| {
+        // Unreachable: the refusal holds only strings. Kept total all the same.
+        format!(r#"{{"ok":false,"error":{{"code":"{code}","message":""}}}}"#)
+    })
+}
 
 use crate::referee::MAX_LINE;
 

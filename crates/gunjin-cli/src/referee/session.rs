@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::error::RefereeError;
 use super::request::Request;
+use crate::json_text;
 
 /// A referee: the current game, if any, and the answer to each request line.
 #[derive(Debug, Default)]
@@ -21,19 +22,6 @@ struct Success<T> {
     ok: bool,
     #[serde(flatten)]
     body: T,
-}
-
-/// `{"ok":false,"error":{"code","message"}}`.
-#[derive(Serialize)]
-struct Failure<'a> {
-    ok: bool,
-    error: ErrorBody<'a>,
-}
-
-#[derive(Serialize)]
-struct ErrorBody<'a> {
-    code: &'a str,
-    message: String,
 }
 
 #[derive(Serialize)]
@@ -84,20 +72,7 @@ impl Referee {
     /// The response line for a refused request.
     #[must_use]
     pub fn error_line(error: &RefereeError) -> String {
-        let failure = Failure {
-            ok: false,
-            error: ErrorBody {
-                code: error.code(),
-                message: error.to_string(),
-            },
-        };
-        serde_json::to_string(&failure).unwrap_or_else(|_| {
-            // Unreachable: the failure holds only strings. Kept total all the same.
-            format!(
-                r#"{{"ok":false,"error":{{"code":"{}","message":""}}}}"#,
-                error.code()
-            )
-        })
+        json_text::refusal_line(error.code(), error.to_string())
     }
 
     fn execute(&mut self, request: Request) -> Result<String, RefereeError> {
