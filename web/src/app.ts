@@ -213,7 +213,9 @@ export class App {
     window.addEventListener('resize', onResize);
     this.cleanups.push(() => window.removeEventListener('resize', onResize));
     const unlock = (): void => this.sounds.unlock();
-    for (const type of ['pointerdown', 'keydown'] as const) {
+    // The events that let a page start sound (HTML's activation-triggering events): on a touch
+    // screen that is the finger's lift, not its press, and Safari holds to it.
+    for (const type of ['pointerdown', 'pointerup', 'touchend', 'click', 'keydown'] as const) {
       document.addEventListener(type, unlock, { capture: true });
       this.cleanups.push(() => document.removeEventListener(type, unlock, { capture: true }));
     }
