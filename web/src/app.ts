@@ -407,8 +407,7 @@ export class App {
     const t = this.i18n;
     document.documentElement.lang = t.lang;
     // Against a friend the answer may come while the player is in another tab: the tab says whose move it is.
-    const friendMatch = this.mode?.id === 'friend' ? this.match : null;
-    const yourMove = friendMatch?.phase.kind === 'turn' && friendMatch.viewer === friendMatch.phase.side;
+    const yourMove = this.mode?.id === 'friend' && this.match?.phase.kind === 'turn';
     document.title = yourMove ? t.t('titleYourMove', { app: t.t('appTitle') }) : t.t('appTitle');
     // Added to a home screen, the game takes its name in this language.
     document.querySelector('link[rel="manifest"]')?.setAttribute('href', manifestPath(t.lang));

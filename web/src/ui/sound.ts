@@ -5,7 +5,7 @@
  * battle sounds the same whoever wins it.
  */
 import type { Side, View } from '../engine';
-import type { KeyValueStorage } from '../storage';
+import { readJson, writeJson, type KeyValueStorage } from '../storage';
 
 export type Cue = 'move' | 'battle' | 'win' | 'loss' | 'draw';
 
@@ -93,13 +93,8 @@ export class Sounds {
   private on: boolean;
 
   constructor(private readonly storage: KeyValueStorage | undefined) {
-    let kept: string | null = null;
-    try {
-      kept = storage?.getItem(STORAGE_KEY) ?? null;
-    } catch {
-      // A blocked storage: the default.
-    }
-    this.on = kept !== 'off';
+    // On unless switched off here before (nothing kept, or a blocked storage: the default).
+    this.on = readJson(storage, STORAGE_KEY) !== false;
   }
 
   get enabled(): boolean {
@@ -108,11 +103,7 @@ export class Sounds {
 
   toggle(): void {
     this.on = !this.on;
-    try {
-      this.storage?.setItem(STORAGE_KEY, this.on ? 'on' : 'off');
-    } catch {
-      // Not remembered; it still holds for this visit.
-    }
+    writeJson(this.storage, STORAGE_KEY, this.on);
     if (this.on) this.unlock();
   }
 
