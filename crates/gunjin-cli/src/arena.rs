@@ -8,6 +8,10 @@
 //! for measurement: the bot, the page and the server cannot ask for it. So does a level that is
 //! told where some enemy kinds stand, e.g. `advanced+knows:general,mine` (what knowing them is
 //! worth).
+//!
+//! `--deploy-a LEVEL` (or `--deploy-b`) lets a player arrange its pieces as that level does in
+//! the page instead of taking the bank's: what the arrangement is worth, and the level as a
+//! player meets it.
 
 use std::io::{self, Write};
 use std::time::Instant;
@@ -66,6 +70,22 @@ pub struct ArenaArgs {
     /// The players whose choices `--regret-every` scores, comma-separated.
     #[arg(long, default_value = "advanced,intermediate,greedy")]
     pub regret_players: String,
+    /// Player a arranges its pieces as this level does in the page (beginner, intermediate or
+    /// advanced) instead of taking the bank's deployment: what the level's arrangement is worth.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub deploy_a: Option<Level>,
+    /// The same for player b.
+    #[arg(long, value_name = "LEVEL", value_parser = parse_level)]
+    pub deploy_b: Option<Level>,
+    /// Print each game's line and, after it, both deployments (`deploy N sente SQ=KIND,… gote
+    /// …`): the data the levels' arrangement table is fitted on.
+    #[arg(long)]
+    pub deployments: bool,
+}
+
+fn parse_level(s: &str) -> Result<Level, String> {
+    Level::from_id(s)
+        .ok_or_else(|| format!("unknown level {s:?}; known: beginner, intermediate, advanced"))
 }
 
 fn parse_sprt(s: &str) -> Result<(f64, f64), String> {
@@ -205,13 +225,21 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
     };
     let mut verdict = None;
     'games: for pair in 0..pairs {
-        let deployments = bank(args.seed, pair);
+        let bank_pair = bank(args.seed, pair);
         for swap in [false, true] {
             let number = pair * 2 + u32::from(swap) + 1;
             if args.trace.is_some_and(|n| n != number) {
                 continue;
             }
             let (sente, gote) = if swap { (b, a) } else { (a, b) };
+            let a_side = if swap { Side::Gote } else { Side::Sente };
+            let mut deployments = bank_pair.clone();
+            for (side, level) in [(a_side, args.deploy_a), (a_side.opponent(), args.deploy_b)] {
+                if let Some(level) = level {
+                    let seed = args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ u64::from(pair);
+                    deployments[side] = gunjin_ai::choose_deployment(side, level, seed);
+                }
+            }
             let game_seed = args.seed ^ (u64::from(pair) << 20) ^ u64::from(swap);
             let (status, plies, left) = play_one(
                 &deployments,
@@ -225,17 +253,30 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 (args.trace.is_some() || args.plies).then_some(&mut *out),
             );
             t.plies += plies;
-            let a_side = if swap { Side::Gote } else { Side::Sente };
             match status.winner() {
                 Some(w) if w == a_side => t.wins += 1,
                 Some(_) => t.losses += 1,
                 None => t.draws += 1,
             }
-            if args.verbose || args.trace.is_some() || args.plies {
+            if args.verbose || args.deployments || args.trace.is_some() || args.plies {
                 writeln!(
                     out,
                     "game {}: {} as {} vs {} — {:?} after {} plies; left: {}",
                     number, args.a, a_side, args.b, status, plies, left
+                )?;
+            }
+            if args.deployments {
+                let listed = |d: &Deployment| {
+                    d.pieces()
+                        .map(|(sq, kind)| format!("{sq}={}", kind.id()))
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                writeln!(
+                    out,
+                    "deploy {number} sente {} gote {}",
+                    listed(&deployments.sente),
+                    listed(&deployments.gote)
                 )?;
             }
             if let Some((e0, e1)) = args.sprt
@@ -647,6 +688,9 @@ mod tests {
             plies: false,
             regret_every: 0,
             regret_players: "advanced,intermediate,greedy".into(),
+            deploy_a: None,
+            deploy_b: None,
+            deployments: false,
         };
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
@@ -705,5 +749,72 @@ mod tests {
             ..args
         };
         assert!(run(&bad, &mut Vec::new()).is_err());
+    }
+
+    /// The deployments a game line names: sente's and gote's, as `SQ=KIND` lists.
+    fn deployments_of(text: &str, game: u32) -> (String, String) {
+        let line = text
+            .lines()
+            .find_map(|l| l.strip_prefix(&format!("deploy {game} sente ")))
+            .unwrap_or_else(|| panic!("no deployments of game {game}: {text}"));
+        let (sente, gote) = line.split_once(" gote ").expect("both sides");
+        (sente.to_owned(), gote.to_owned())
+    }
+
+    fn listed(d: &Deployment) -> String {
+        d.pieces()
+            .map(|(sq, kind)| format!("{sq}={}", kind.id()))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
+    #[test]
+    fn a_player_may_arrange_its_pieces_as_a_level_does_instead_of_taking_the_bank() {
+        let args = ArenaArgs {
+            a: "random".into(),
+            b: "random".into(),
+            games: 2,
+            seed: 9,
+            time_ms: 1000,
+            nodes: Some(500),
+            sprt: None,
+            brier_every: 0,
+            verbose: false,
+            trace: None,
+            plies: false,
+            regret_every: 0,
+            regret_players: "greedy".into(),
+            deploy_a: None,
+            deploy_b: None,
+            deployments: true,
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).expect("runs");
+        let banked = String::from_utf8(out).expect("utf8");
+        let bank_pair = bank(9, 0);
+        for game in [1, 2] {
+            assert_eq!(
+                deployments_of(&banked, game),
+                (listed(&bank_pair.sente), listed(&bank_pair.gote))
+            );
+        }
+
+        let own = ArenaArgs {
+            deploy_a: Some(Level::Advanced),
+            ..args
+        };
+        let mut out = Vec::new();
+        run(&own, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        let (sente, gote) = deployments_of(&text, 1);
+        let (sente2, gote2) = deployments_of(&text, 2);
+        // Player a is sente in game 1 and gote in game 2; player b keeps the bank's.
+        let seed = 9u64.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let chosen = |side| listed(&gunjin_ai::choose_deployment(side, Level::Advanced, seed));
+        assert_eq!(sente, chosen(Side::Sente));
+        assert_ne!(sente, listed(&bank_pair.sente));
+        assert_eq!(gote, listed(&bank_pair.gote));
+        assert_eq!(sente2, listed(&bank_pair.sente));
+        assert_eq!(gote2, chosen(Side::Gote));
     }
 }
