@@ -439,6 +439,23 @@ describe('playing the CPU', () => {
     await page.click('[data-focus-key="choose-mode"]');
     assert.equal(await page.$('[data-focus-key="resume"]'), null);
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.cpuGame')), null);
+
+    // A game kept by an earlier CPU, which deployed otherwise from the same seed, no longer
+    // replays (here its first battle ends otherwise): the page says so and keeps the player's
+    // arrangement for a new game.
+    const earlier = JSON.parse(kept);
+    const first = earlier.game.moves[0];
+    first[2] = first[2] === 'attacker' ? 'defender' : 'attacker';
+    await page.evaluate((value) => localStorage.setItem('gunjin.cpuGame', value), JSON.stringify(earlier));
+    await page.reload();
+    await page.click('[data-focus-key="resume"]');
+    await page.waitForFunction(() => /earlier version of the CPU/.test(document.querySelector('[data-notice]')?.textContent ?? ''));
+    assert.equal(await phase(page), 'setup');
+    const arranged = await page.evaluate(() =>
+      Object.fromEntries([...document.querySelectorAll('.cell.own[data-kind]')].map((e) => [e.dataset.square, e.dataset.kind])),
+    );
+    assert.deepEqual(arranged, earlier.game.arrangement);
+    assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.cpuGame')), null);
     await page.close();
   });
 });

@@ -430,6 +430,8 @@ export class App {
     this.lastPhaseKey = phaseKey;
     if (phaseChanged) {
       if (match?.phase.kind !== 'setup') this.notice = null;
+      const why = match?.phase.kind === 'setup' ? match.phase.note : undefined;
+      if (why !== undefined) this.note((t) => t.t(why), 'warn');
     }
 
     this.listen(match);

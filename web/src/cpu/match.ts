@@ -25,6 +25,7 @@ import {
   type Phase,
   type TurnEvent,
 } from '../state/match';
+import type { MessageKey } from '../i18n';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
 import { pliesOf, replayPlies, type SavedPly } from '../state/saved';
@@ -246,8 +247,11 @@ export class CpuMatch implements Match {
     for (const l of [...this.listeners]) l();
   }
 
-  /** A fresh arrangement for the human, and the CPU's deployment asked for meanwhile. */
-  private setupPhase(): Phase {
+  /**
+   * A fresh arrangement for the human, and the CPU's deployment asked for meanwhile; `note` says
+   * why the player is arranging again.
+   */
+  private setupPhase(note?: MessageKey): Phase {
     const saved = this.resumeFrom;
     this.resumeFrom = undefined;
     if (saved !== undefined && saved.human === this.human && saved.level === this.options.level) return this.resumePhase(saved);
@@ -272,7 +276,7 @@ export class CpuMatch implements Match {
       const { side: from, arrangement } = carried;
       setup.load(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
     }
-    return { kind: 'setup', side: this.human, setup };
+    return note === undefined ? { kind: 'setup', side: this.human, setup } : { kind: 'setup', side: this.human, setup, note };
   }
 
   private startGame(): void {
@@ -388,13 +392,27 @@ export class CpuMatch implements Match {
           this.forget();
           this.humanArrangement = undefined;
           this.cpuArrangement = undefined;
-          this.current = this.setupPhase();
+          // A game that no longer replays was kept by another version of the CPU (a kept
+          // arrangement the rules refuse is a damaged store, dropped without a word): the player
+          // is told, and keeps the arrangement for the new game.
+          const arranged = this.accepts(saved.arrangement);
+          if (arranged) this.carried = { side: saved.human, arrangement: saved.arrangement };
+          this.current = this.setupPhase(arranged ? 'cpuResumeDropped' : undefined);
         }
         this.changed();
       },
       (e: unknown) => this.fail(epoch, e),
     );
     return { kind: 'waiting', side: this.human, note: 'cpuResuming' };
+  }
+
+  /** Whether the rules accept `arrangement` (read from storage) for the human. */
+  private accepts(arrangement: Arrangement): boolean {
+    try {
+      return this.engine.validate(this.human, arrangement).length === 0;
+    } catch {
+      return false;
+    }
   }
 
   private replay(moves: readonly SavedPly[]): boolean {
@@ -404,7 +422,7 @@ export class CpuMatch implements Match {
     let game: EngineGame;
     try {
       // The kept arrangement comes from storage: the engine judges it like any other.
-      if (this.engine.validate(this.human, mine).length > 0) return false;
+      if (!this.accepts(mine)) return false;
       game = this.newGame(mine, theirs);
     } catch {
       return false;

@@ -26,7 +26,8 @@ import { ArrangementStore, SetupState } from './setup';
 
 export type Phase =
   | { readonly kind: 'setup-curtain'; readonly side: Side }
-  | { readonly kind: 'setup'; readonly side: Side; readonly setup: SetupState }
+  /** `note`, if any, says why the player arranges again (a kept game that could not go on). */
+  | { readonly kind: 'setup'; readonly side: Side; readonly setup: SetupState; readonly note?: MessageKey }
   | { readonly kind: 'turn-curtain'; readonly side: Side }
   | { readonly kind: 'turn'; readonly side: Side }
   | { readonly kind: 'moved'; readonly side: Side }
