@@ -672,9 +672,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_tiny_arena_runs_and_reports() {
-        let args = ArenaArgs {
+    /// Two quick games of the beginner against random.
+    fn tiny_args() -> ArenaArgs {
+        ArenaArgs {
             a: "beginner".into(),
             b: "random".into(),
             games: 2,
@@ -691,7 +691,12 @@ mod tests {
             deploy_a: None,
             deploy_b: None,
             deployments: false,
-        };
+        }
+    }
+
+    #[test]
+    fn a_tiny_arena_runs_and_reports() {
+        let args = tiny_args();
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
         let text = String::from_utf8(out).expect("utf8");
@@ -773,20 +778,11 @@ mod tests {
         let args = ArenaArgs {
             a: "random".into(),
             b: "random".into(),
-            games: 2,
             seed: 9,
-            time_ms: 1000,
-            nodes: Some(500),
             sprt: None,
             brier_every: 0,
-            verbose: false,
-            trace: None,
-            plies: false,
-            regret_every: 0,
-            regret_players: "greedy".into(),
-            deploy_a: None,
-            deploy_b: None,
             deployments: true,
+            ..tiny_args()
         };
         let mut out = Vec::new();
         run(&args, &mut out).expect("runs");
