@@ -556,6 +556,38 @@ describe('3D board', () => {
     await page2.close();
   });
 
+  it('lays every piece face up when the game is over, so no standing piece hides a name behind it', async () => {
+    const page = await openBoard();
+    const black = ([r, g, b]) => r < 80 && g < 70 && b < 60;
+    // A revealed enemy name at the back, alone or behind a blank piece; seen from low down,
+    // where a standing piece in front hides what stands behind it.
+    const named = { square: 'b8', side: 'gote', label: 'Mine' };
+    const behind = [named, { square: 'b7', side: 'gote' }];
+    await setState(page, state({ pieces: [named] }));
+    const start = await at(page, 'c3');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(start.x, start.y - i * 15);
+    await page.mouse.up();
+    await settled(page);
+    const ink = async (pieces, faceUp) => {
+      await setState(page, state({ pieces, faceUp }));
+      return countPixels(await shot(page), await at(page, 'b8'), 16, black);
+    };
+    const standingAlone = await ink([named], false);
+    const standingBehind = await ink(behind, false);
+    assert.ok(standingBehind < standingAlone * 0.3, `standing, the piece in front hides the name: ${standingAlone} → ${standingBehind} ink pixels`);
+    const lyingAlone = await ink([named], true);
+    const lyingBehind = await ink(behind, true);
+    assert.ok(lyingAlone > 10, `lying face up, the name shows: ${lyingAlone} ink pixels`);
+    // Seen this low, the lying piece in front still covers the near edge of the name: little of it.
+    assert.ok(lyingBehind > lyingAlone * 0.7, `and the piece in front hides little of it: ${lyingAlone} → ${lyingBehind} ink pixels`);
+    assert.equal(await page.getAttribute('button[data-view=diagonal]', 'aria-pressed'), 'true', 'still the diagonal view');
+    // A new game stands them up again.
+    assert.equal(await ink(behind, false), standingBehind);
+    await page.close();
+  });
+
   it('follows its container\'s size, changes its text, and leaves cleanly', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'f8', side: 'gote' }] }));

@@ -445,7 +445,7 @@ export class App {
         : reviewed !== null
           ? this.reviewState(reviewed, match.phase.side, this.review?.undone)
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
-    const faces = this.boards.length > 1 ? this.onPieceFaces(state) : state;
+    const faces = this.boards.length > 1 ? { ...this.onPieceFaces(state), faceUp: match?.phase.kind === 'over' } : state;
     for (const b of this.boards) b.setState(b === this.grid ? state : faces);
     // A step back slides once; a later redraw (a new language, say) shows the position still.
     if (this.review) this.review.undone = undefined;

@@ -30,6 +30,8 @@ export interface BoardState {
   readonly battle?: { readonly square: Square; readonly outcome: Outcome } | undefined;
   /** A move just taken back while stepping back through a finished game (the 3D board slides it). */
   readonly undone?: { readonly from: Square; readonly to: Square } | undefined;
+  /** The game is over and every kind shown: the 3D board lays its pieces face up (the grid shows every name anyway). */
+  readonly faceUp?: boolean | undefined;
 }
 
 /** A board the page can drive: the grid, or the 3D board. */

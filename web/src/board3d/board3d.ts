@@ -151,6 +151,8 @@ export class Board3D {
   private view: ViewMode;
   /** 0: pieces standing; 1: lying flat. */
   private pose: number;
+  /** Whether the last state asked for the pieces face up (a finished game). */
+  private faceUp = false;
   private fit = 20;
   private pressSpoiled = false;
   private rafId = 0;
@@ -177,7 +179,7 @@ export class Board3D {
     private opts: Board3DOptions,
   ) {
     this.view = opts.view ?? 'diagonal';
-    this.pose = this.view === 'top' ? 1 : 0;
+    this.pose = this.poseWanted();
     this.forcedReducedMotion = opts.reducedMotion;
 
     this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
@@ -293,6 +295,7 @@ export class Board3D {
     if (this.state && signature === this.signature) {
       // Same pieces, same move: only the highlights may differ; a running slide goes on.
       this.state = next;
+      if (this.turnOver(next, undefined)) this.invalidate();
       if (marks === this.marks) return;
       this.marks = marks;
       this.markers.set(next.selected, next.moveTargets, next.attackTargets, next.lastMove);
@@ -320,6 +323,7 @@ export class Board3D {
     this.state = next;
     if (motion) this.animateMotion(motion);
     if (back) this.animateBack(back, [...this.pieces.values()].filter((o) => !before.has(o)));
+    this.turnOver(next, motion);
     this.invalidate();
   }
 
@@ -347,11 +351,24 @@ export class Board3D {
     this.view = view;
     this.updateButtons();
     const instant = this.reducedMotion();
+    this.layPieces(0, instant);
+    this.moveCamera(instant);
+    this.invalidate();
+  }
+
+  /** Standing (0) or lying face up (1): the top view and a finished game lay the pieces flat. */
+  private poseWanted(): number {
+    return this.view === 'top' || this.faceUp ? 1 : 0;
+  }
+
+  /** Turns every piece to the pose wanted, after `delay` ms. */
+  private layPieces(delay: number, instant: boolean): void {
     const from = this.pose;
-    const to = view === 'top' ? 1 : 0;
+    const to = this.poseWanted();
+    if (from === to) return;
     this.animator.add(
       {
-        delay: 0,
+        delay,
         duration: MS.view,
         update: (t) => {
           this.pose = from + (to - from) * easeInOut(t);
@@ -361,8 +378,19 @@ export class Board3D {
       performance.now(),
       instant,
     );
-    this.moveCamera(instant);
-    this.invalidate();
+  }
+
+  /**
+   * Follows the state's `faceUp`: the pieces turn over once the last move has played out.
+   * Whether it changed.
+   */
+  private turnOver(next: BoardRenderState, motion: Motion | undefined): boolean {
+    const faceUp = next.faceUp === true;
+    if (faceUp === this.faceUp) return false;
+    this.faceUp = faceUp;
+    const played = motion === undefined ? 0 : next.battle ? MS.approach + MS.clash + MS.removal : MS.slide;
+    this.layPieces(played, this.reducedMotion());
+    return true;
   }
 
   /** The current camera preset. */

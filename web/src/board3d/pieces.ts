@@ -175,6 +175,8 @@ export class PieceObject {
   private back: Mesh | undefined;
   private labelText: string | undefined;
   private labelBack = false;
+  /** The pose last set: 0 standing, 1 lying. */
+  private poseT = 0;
 
   constructor(
     private readonly kit: PieceKit,
@@ -199,6 +201,8 @@ export class PieceObject {
     this.labelText = label;
     this.labelBack = onBack;
     this.removeLabels();
+    // A piece named on its back lies on its front (below).
+    this.setPose(this.poseT);
     if (label === undefined || label.trim() === '') return;
     const material = this.kit.labelMaterial(label, this.side);
     this.front = new Mesh(this.kit.labelGeometry, material);
@@ -233,12 +237,18 @@ export class PieceObject {
     this.back = undefined;
   }
 
-  /** 0: standing; 1: lying face up with its top pointing away from the owner. */
+  /**
+   * 0: standing; 1: lying face up with its top pointing away from the owner. An enemy piece
+   * whose name is written on its back for the viewer (after the game) tips the other way, so
+   * that its name lies the right way up for the viewer, not upside down.
+   */
   setPose(t: number): void {
+    this.poseT = t;
     const half = PIECE.thickness / 2;
-    this.body.rotation.x = (-Math.PI / 2) * t;
+    const way = this.labelBack ? -1 : 1;
+    this.body.rotation.x = way * (-Math.PI / 2) * t;
     this.body.position.y = half * Math.sin((t * Math.PI) / 2);
-    this.body.position.z = (PIECE.height / 2) * t;
+    this.body.position.z = way * (PIECE.height / 2) * t;
   }
 
   /** Shows a highlight on the piece itself (undefined: plain wood). */

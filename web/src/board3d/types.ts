@@ -47,6 +47,11 @@ export interface BoardRenderState {
    * back to `from` and the pieces the move removed grow back, instead of a jump.
    */
   undone?: { from: string; to: string } | undefined;
+  /**
+   * The game is over and every kind is shown: the pieces lie face up in either view, as players
+   * turn theirs over at the end, so that no standing piece hides the names behind it.
+   */
+  faceUp?: boolean | undefined;
 }
 
 /** User-visible text the board shows; the page passes it through its i18n catalogue. */
