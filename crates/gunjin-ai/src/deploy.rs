@@ -81,9 +81,8 @@ fn worth(d: &Deployment) -> i32 {
         .map(|(sq, kind)| {
             let mut w = i32::from(PLACE_WORTH[kind.index()][place(sq, side)]);
             if kind == Kind::Flag {
-                let backer = (sq.relative_row(side) > 1)
-                    .then(|| sq.behind(side).and_then(|b| d.kind_at(b)))
-                    .flatten();
+                // Nothing stands behind the back row (`behind` is none there).
+                let backer = sq.behind(side).and_then(|b| d.kind_at(b));
                 w += i32::from(FLAG_BACKING_WORTH[backer.map_or(Kind::ALL.len(), Kind::index)]);
             }
             w

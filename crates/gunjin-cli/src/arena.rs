@@ -158,6 +158,19 @@ fn bank(seed: u64, pair: u32) -> BySide<Deployment> {
     BySide::new_with(|side| Deployment::auto_with(side, &Ruleset::STANDARD, &mut rng))
 }
 
+/// The seed a player that arranges as a level does (`--deploy-a`) arranges pair `pair` with.
+fn own_seed(seed: u64, pair: u32) -> u64 {
+    seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ u64::from(pair)
+}
+
+/// An arrangement as `--deployments` prints it: `SQ=KIND,…` in board order.
+fn listed(d: &Deployment) -> String {
+    d.pieces()
+        .map(|(sq, kind)| format!("{sq}={}", kind.id()))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[derive(Default)]
 struct Tally {
     wins: u32,
@@ -236,8 +249,8 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
             let mut deployments = bank_pair.clone();
             for (side, level) in [(a_side, args.deploy_a), (a_side.opponent(), args.deploy_b)] {
                 if let Some(level) = level {
-                    let seed = args.seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ u64::from(pair);
-                    deployments[side] = gunjin_ai::choose_deployment(side, level, seed);
+                    deployments[side] =
+                        gunjin_ai::choose_deployment(side, level, own_seed(args.seed, pair));
                 }
             }
             let game_seed = args.seed ^ (u64::from(pair) << 20) ^ u64::from(swap);
@@ -266,12 +279,6 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
                 )?;
             }
             if args.deployments {
-                let listed = |d: &Deployment| {
-                    d.pieces()
-                        .map(|(sq, kind)| format!("{sq}={}", kind.id()))
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
                 writeln!(
                     out,
                     "deploy {number} sente {} gote {}",
@@ -766,13 +773,6 @@ mod tests {
         (sente.to_owned(), gote.to_owned())
     }
 
-    fn listed(d: &Deployment) -> String {
-        d.pieces()
-            .map(|(sq, kind)| format!("{sq}={}", kind.id()))
-            .collect::<Vec<_>>()
-            .join(",")
-    }
-
     #[test]
     fn a_player_may_arrange_its_pieces_as_a_level_does_instead_of_taking_the_bank() {
         let args = ArenaArgs {
@@ -805,7 +805,7 @@ mod tests {
         let (sente, gote) = deployments_of(&text, 1);
         let (sente2, gote2) = deployments_of(&text, 2);
         // Player a is sente in game 1 and gote in game 2; player b keeps the bank's.
-        let seed = 9u64.wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let seed = own_seed(9, 0);
         let chosen = |side| listed(&gunjin_ai::choose_deployment(side, Level::Advanced, seed));
         assert_eq!(sente, chosen(Side::Sente));
         assert_ne!(sente, listed(&bank_pair.sente));
