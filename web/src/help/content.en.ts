@@ -301,7 +301,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'While each side arranges its pieces, and between turns, a curtain covers the board. The player about to arrange or move presses “Start Sente’s turn” (or “Start Gote’s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
+              text: 'While each side arranges its pieces, and between turns, a curtain covers the board. The player about to arrange or move presses “Start Sente\'s turn” (or “Start Gote\'s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
             },
           ],
         },
@@ -425,11 +425,11 @@ export const helpEn: HelpDocument = {
             'Guard the HQ: put the general in it, or a mine with the general right next to it. With the general at home, no lesser officer can take the HQ. A plane alone is a weak guard: the HQ is empty the moment it flies off.',
             'Keep the general back: it is your last line of defence, not a spearhead.',
             'Choose what stands behind the flag: the general, the lieutenant general or a mine. A mine there works like a third mine. Remember the flag weakens if that piece moves away or is lost.',
-            'Distrust pieces that never move: they may be mines or the flag. Send the general, lieutenant general and major general only against pieces that have moved, and probe unmoved ones with a plane or cheap pieces such as lieutenants or the cavalry.',
-            'Read a double removal: if your probing lieutenant or cavalry falls together with the enemy piece, that piece was the same kind, a mine, or a flag backed by the same kind or by a mine (in the flag case the piece behind it is still there).',
+            'Distrust pieces that never move: they may be mines or the flag. Send the general, lieutenant general and major general only against pieces that have moved, and probe unmoved ones with a plane or cheap pieces such as the captains, lieutenants, second lieutenants or the cavalry.',
+            'Read a double removal: if your probing captain, lieutenant or cavalry falls together with the enemy piece, that piece was the same kind, a mine, or a flag backed by the same kind or by a mine (in the flag case the piece behind it is still there).',
             'Test with the lieutenant general: against an enemy piece that has moved, it is the most informative attacker. If it wins, the piece is gone; if it loses, you have found the enemy general.',
             'Hunt the general with the spy: once you know where the enemy general stands, go for it with the spy. But a spy that always shadows your lieutenant general will be spotted and hunted.',
-            'Narrow down from losses: a piece that beat your lieutenant is at least a captain (or, if it was the flag, the piece behind it is), so attacking it with a captain cannot win.',
+            'Narrow down from losses: a piece that beat your lieutenant is at least a captain (or, if it was the flag, the piece behind it is), so attacking it with a captain cannot win (two captains are both removed).',
             'Watch how pieces move: a two-square advance means a tank, cavalry, engineer or plane; a long sideways run means an engineer; a jump over pieces or the river means a plane.',
             'Your moves talk too: a plane jumping or an engineer running sideways gives its identity away. Early on, moving one square at a time like everyone else is safer.',
             'Before entering the enemy HQ, attack what is in it with a plane or an engineer to make sure it is not a mine.',

@@ -74,7 +74,7 @@ export const ja: Catalogue = {
   outcome_attacker: '攻め手の勝ち',
   outcome_defender: '受け手の勝ち',
   outcome_both: '相打ち',
-  selected: '{square} を選びました。進めるマスは {moves}、攻め込めるマスは {attacks} です。',
+  selected: '{square} を選びました。進めるマスは {moves} か所、攻め込めるマスは {attacks} か所です。',
   noMoves: 'その駒は今は動かせません。',
   noBattleCount: '戦いのない手が {count} 手続いています（100 手で引き分け）。',
   removedOwn: '取られた自分の駒',
