@@ -472,6 +472,30 @@ fn score(t: &Tally) -> (f64, f64) {
     (s, (var / n).sqrt())
 }
 
+/// The 95% interval of the score: Wilson's score interval carried over to a game with draws.
+///
+/// The normal interval `s ± 1.96·se` collapses to a point when every game ends alike (4 wins in
+/// 4 games gave 1.000–1.000). Wilson's interval instead keeps every mean `p` whose per-game
+/// variance, `p(1 − p) − d/4` at the draw share `d`, puts `s` within 1.96 standard errors; for
+/// many games it agrees with the normal interval. The draw share is counted as if one more game
+/// had been decided, since at a share of 1 (every game drawn) only `p = 1/2` would be left.
+fn score_interval(t: &Tally) -> (f64, f64) {
+    let n = games(t);
+    if n == 0.0 {
+        return (0.0, 1.0);
+    }
+    let (s, _) = score(t);
+    let d = f64::from(t.draws) / (n + 1.0);
+    let k = 1.96f64.powi(2) / n;
+    // (s − p)² = k·(p − p² − d/4), a quadratic in p whose roots bracket s.
+    let (a, b, c) = (1.0 + k, -(2.0 * s + k), s * s + k * d / 4.0);
+    let root = (b * b - 4.0 * a * c).max(0.0).sqrt();
+    (
+        ((-b - root) / (2.0 * a)).clamp(0.0, 1.0),
+        ((-b + root) / (2.0 * a)).clamp(0.0, 1.0),
+    )
+}
+
 fn elo(s: f64) -> f64 {
     let s = s.clamp(1e-3, 1.0 - 1e-3);
     -400.0 * (1.0 / s - 1.0).log10()
@@ -518,8 +542,8 @@ fn report(
     out: &mut impl Write,
 ) -> io::Result<()> {
     let n = games(t);
-    let (s, se) = score(t);
-    let (lo, hi) = ((s - 1.96 * se).max(0.0), (s + 1.96 * se).min(1.0));
+    let (s, _) = score(t);
+    let (lo, hi) = score_interval(t);
     let build = if cfg!(debug_assertions) {
         "debug"
     } else {
@@ -550,14 +574,7 @@ fn report(
         t.losses,
         t.plies as f64 / n.max(1.0)
     )?;
-    writeln!(
-        out,
-        "score {:.3} ± {:.3} (95%: {:.3}–{:.3})",
-        s,
-        1.96 * se,
-        lo,
-        hi
-    )?;
+    writeln!(out, "score {:.3} (95%: {:.3}–{:.3})", s, lo, hi)?;
     writeln!(
         out,
         "elo difference {:+.0} (95%: {:+.0} to {:+.0})",
@@ -643,6 +660,42 @@ mod tests {
             assert!((elo(expected(e)) - e).abs() < 1e-6);
         }
         assert!(elo(0.8) > 200.0 && elo(0.8) < 260.0);
+    }
+
+    fn tally(wins: u32, draws: u32, losses: u32) -> Tally {
+        Tally {
+            wins,
+            draws,
+            losses,
+            ..Tally::default()
+        }
+    }
+
+    #[test]
+    fn the_score_interval_never_collapses_and_matches_the_normal_one_for_many_games() {
+        let (lo, hi) = score_interval(&tally(4, 0, 0));
+        assert!((hi - 1.0).abs() < 1e-9, "{hi}");
+        // Wilson's lower bound for 4 of 4: 1 / (1 + 1.96² / 4).
+        assert!(
+            (lo - 1.0 / (1.0 + 1.96f64.powi(2) / 4.0)).abs() < 1e-9,
+            "{lo}"
+        );
+        let (lo, hi) = score_interval(&tally(0, 3, 0));
+        assert!(lo < 0.5 && hi > 0.5 && lo > 0.0 && hi < 1.0, "{lo}–{hi}");
+        let t = tally(168, 17, 15);
+        let (s, se) = score(&t);
+        let (lo, hi) = score_interval(&t);
+        assert!(lo < s && s < hi);
+        assert!(
+            (lo - (s - 1.96 * se)).abs() < 0.01,
+            "{lo} vs {}",
+            s - 1.96 * se
+        );
+        assert!(
+            (hi - (s + 1.96 * se)).abs() < 0.01,
+            "{hi} vs {}",
+            s + 1.96 * se
+        );
     }
 
     #[test]
