@@ -8,7 +8,7 @@
 //! - Every line gets exactly one answer, a blank one (only whitespace) too: it is not JSON, so
 //!   `bad_json`. A driving program can always wait for one answer per line it sent.
 //! - A `new` while a game exists replaces that game (only when the new setup is valid).
-//! - `ruleset` may be left out or `null` (the standard rules); an unknown ruleset id and a `side`
+//! - `ruleset` may be left out (the standard rules); `null`, an unknown ruleset id and a `side`
 //!   that is neither `sente` nor `gote` are `bad_request`. A `move` whose `from` or `to` names no
 //!   square of the board (`"z9"`) is an `illegal_move` (once a game is on: before any `new` it is
 //!   `no_game`, after the end `game_over`). Square and kind names inside a setup are the setup's
