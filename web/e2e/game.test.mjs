@@ -605,6 +605,9 @@ describe('panel and page', () => {
     // Under the curtain the table leaves the page; it is back for gote.
     await page.click('[data-focus-key="hand-over"]');
     assert.equal(await page.$$eval('.battle-table', (t) => t.length), 0);
+    // The toggle says so: nothing expanded, nothing named as controlled.
+    assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-expanded'), 'false');
+    assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-controls'), null);
     await page.click('.curtain button');
     assert.ok(await page.isVisible('.panel .battle-table'));
     await page.click('[data-focus-key="open-table"]');

@@ -626,10 +626,12 @@ export class App {
   private panelTools(curtained: boolean): Node {
     const t = this.i18n;
     const toggle = button(t.t('table'), () => this.toggleTable(), { key: 'open-table', class: 'btn ghost wide' });
-    toggle.setAttribute('aria-expanded', String(this.tableOpen));
-    toggle.setAttribute('aria-controls', 'battle-table-panel');
     // Under a curtain nobody is looking: no kind name stays on the page, not even the table's.
-    if (!this.tableOpen || curtained) return h('div', { class: 'panel-tools' }, toggle);
+    const shown = this.tableOpen && !curtained;
+    toggle.setAttribute('aria-expanded', String(shown));
+    // Only a panel that is there can be named as controlled.
+    if (!shown) return h('div', { class: 'panel-tools' }, toggle);
+    toggle.setAttribute('aria-controls', 'battle-table-panel');
     this.battleTable ??= this.engine.battleTable();
     return h(
       'div',
@@ -1028,7 +1030,8 @@ export class App {
     return h(
       'section',
       { class: 'review', attrs: { 'aria-labelledby': 'review-title', 'data-review-at': String(r.at) } },
-      h('h3', { text: t.t('reviewTitle'), attrs: { id: 'review-title' } }),
+      // h2: the section stands beside the board's own, right under the page's h1.
+      h('h2', { text: t.t('reviewTitle'), attrs: { id: 'review-title' } }),
       h('p', { class: 'hint', text: t.t('reviewHint') }),
       h('p', { class: 'review-at', text: where ?? '' }),
       what === undefined ? null : h('p', { class: 'review-ply', text: what }),
