@@ -26,7 +26,8 @@ let server;
 let grid;
 
 before(async () => {
-  server = await startServer();
+  // The offer of a CPU game comes 1 s after a friend leaves instead of 2 minutes.
+  server = await startServer(['--cpu-offer-after', '1']);
   grid = await startBrowser(GRID_ONLY);
 });
 
@@ -122,7 +123,7 @@ describe('accessibility (axe-core)', () => {
     await page.close();
   });
 
-  it("a friend's room: the invitation, both arranging, and the game on both sides", async () => {
+  it("a friend's room: the invitation, both arranging, the game on both sides, and its end", async () => {
     const host = await openOnlinePage(grid, server.url);
     const url = await createRoom(host);
     await assertClean(host, 'the room waiting for the friend');
@@ -141,8 +142,28 @@ describe('accessibility (axe-core)', () => {
     await waitPhase(guest, ['turn']);
     await assertClean(guest, "the friend's turn after the host's move");
     await assertClean(host, "the host waiting for the friend's move");
-    await host.close();
+    await guest.click('[data-focus-key="resign"]');
+    await waitPhase(host, ['over']);
+    await host.waitForSelector('[data-focus-key="rematch"]');
+    await assertClean(host, 'the end of the game, with the rematch offered');
+    await host.click('[data-focus-key="rematch"]');
+    await assertClean(host, 'the rematch asked for, the friend not yet');
     await guest.close();
+    await host.waitForSelector('[data-presence="away"]');
+    await assertClean(host, 'the friend gone after the game');
+    await host.close();
+  });
+
+  it('a friend who leaves while arranging: the offer of a CPU game', async () => {
+    const host = await openOnlinePage(grid, server.url, { lang: 'ko' });
+    const guest = await openOnlinePage(grid, await createRoom(host));
+    await guest.waitForSelector('[data-focus-key="online-join"]');
+    await guest.click('[data-focus-key="online-join"]');
+    await host.waitForSelector('[data-presence="connected"]');
+    await guest.close();
+    await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
+    await assertClean(host, 'the friend away, a CPU game offered');
+    await host.close();
   });
 });
 
