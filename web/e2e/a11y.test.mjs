@@ -167,6 +167,49 @@ describe('accessibility (axe-core)', () => {
   });
 });
 
+describe('a high-contrast theme (forced colours)', () => {
+  /** A picture of one square, with the pointer away so no hover changes it. */
+  async function shot(page, square) {
+    await page.mouse.move(0, 0);
+    return page.locator(`.cell[data-square="${square}"]`).screenshot();
+  }
+
+  it('shows the last move, the selection, the moves and the attacks, which it would otherwise drop', async () => {
+    const page = await openPage(grid, server.url, { lang: 'ja' });
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    // A few moves each, so that the board has empty squares to move to and pieces to attack.
+    for (let i = 0; i < 4; i++) {
+      await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+      await playOne(page);
+    }
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    const last = await page.$$eval('.cell.last', (els) => els.map((e) => getComputedStyle(e).borderTopStyle));
+    assert.ok(last.length > 0 && last.every((style) => style === 'dotted'), `the last move's squares are framed: ${last}`);
+
+    const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+    const isEmpty = (sq) => page.$eval(`.cell[data-square="${sq}"]`, (e) => !e.classList.contains('has-piece'));
+    const toEmpty = [];
+    const toEnemy = [];
+    for (const mv of moves) (await isEmpty(mv[1]) ? toEmpty : toEnemy).push(mv);
+    assert.ok(toEmpty.length > 0 && toEnemy.length > 0, 'the position offers a quiet move and an attack');
+    for (const [from, to] of [toEmpty[0], toEnemy[0]]) {
+      // Focused first, then picked with Enter: only the selection differs between the pictures.
+      await page.focus(`.cell[data-square="${from}"]`);
+      const before = [await shot(page, from), await shot(page, to)];
+      await page.keyboard.press('Enter');
+      assert.match(await page.getAttribute(`.cell[data-square="${from}"]`, 'class'), /\bselected\b/);
+      const after = [await shot(page, from), await shot(page, to)];
+      assert.notDeepEqual(after[0], before[0], `the selected square ${from} looks selected`);
+      assert.notDeepEqual(after[1], before[1], `the target ${to} looks like one`);
+      await page.keyboard.press('Escape');
+      assert.equal(await page.$('.cell.selected'), null, 'Escape let go of the square');
+    }
+    await page.close();
+  });
+});
+
 describe('accessibility with the 3D board (WebGL)', () => {
   let webgl;
   before(async () => {
