@@ -229,4 +229,20 @@ describe('accessibility with the 3D board (WebGL)', () => {
       await page.close();
     }
   });
+
+  it('tells the chosen view in a high-contrast theme (forced colours)', async () => {
+    const page = await openPage(webgl, server.url, { lang: 'ja' });
+    await page.emulateMedia({ forcedColors: 'active' });
+    await startLocalTurn(page);
+    const slanted = page.locator('.board3d-view-button[data-view="diagonal"]');
+    assert.equal(await slanted.getAttribute('aria-pressed'), 'true');
+    await page.mouse.move(0, 0);
+    const chosen = await slanted.screenshot();
+    await page.click('.board3d-view-button[data-view="top"]');
+    assert.equal(await slanted.getAttribute('aria-pressed'), 'false');
+    await page.mouse.move(0, 0);
+    await page.locator('body').focus();
+    assert.notDeepEqual(await slanted.screenshot(), chosen, 'the chosen view looks chosen');
+    await page.close();
+  });
 });
