@@ -174,7 +174,7 @@ describe('a high-contrast theme (forced colours)', () => {
     return page.locator(`.cell[data-square="${square}"]`).screenshot();
   }
 
-  it('shows the last move, the selection, the moves and the attacks, which it would otherwise drop', async () => {
+  it('shows the pieces, the last move, the selection, the moves and the attacks, which it would otherwise drop', async () => {
     const page = await openPage(grid, server.url, { lang: 'ja' });
     await page.emulateMedia({ forcedColors: 'active' });
     await page.click('.mode-button[data-mode="cpu-beginner"]');
@@ -187,6 +187,12 @@ describe('a high-contrast theme (forced colours)', () => {
     await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
     const last = await page.$$eval('.cell.last', (els) => els.map((e) => getComputedStyle(e).borderTopStyle));
     assert.ok(last.length > 0 && last.every((style) => style === 'dotted'), `the last move's squares are framed: ${last}`);
+
+    // Each piece stays a filled pentagon (its point tells the side), unlike the square under it.
+    const fills = await page.$$eval('.cell.has-piece', (els) =>
+      els.map((e) => [getComputedStyle(e.querySelector('.face')).backgroundColor, getComputedStyle(e).backgroundColor]),
+    );
+    assert.ok(fills.length > 0 && fills.every(([face, square]) => face !== square && !/^rgba\(.*, 0\)$/.test(face)), `piece fills: ${fills[0]}`);
 
     const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
     const isEmpty = (sq) => page.$eval(`.cell[data-square="${sq}"]`, (e) => !e.classList.contains('has-piece'));
