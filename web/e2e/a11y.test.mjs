@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { GRID_ONLY, openPage, startBrowser, startLocalTurn, startServer } from '../e2e-support/game.mjs';
 import { confirmArrangement, createRoom, openOnlinePage, waitPhase } from '../e2e-support/online.mjs';
+import { decodePng, pixel } from '../e2e-support/png.mjs';
 
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -173,6 +174,21 @@ describe('a high-contrast theme (forced colours)', () => {
     await page.mouse.move(0, 0);
     return page.locator(`.cell[data-square="${square}"]`).screenshot();
   }
+
+  it('lowers a curtain that covers the board', async () => {
+    const page = await openPage(grid, server.url, { lang: 'ko' });
+    await page.emulateMedia({ forcedColors: 'active' });
+    await page.click('.mode-button[data-mode="local"]');
+    const cloth = await page.$eval('.curtain', (e) => getComputedStyle(e).backgroundColor);
+    assert.doesNotMatch(cloth, /^rgba\(.*, 0\)$/, `the curtain is see-through: ${cloth}`);
+    // Nothing of the board shows through: over its first squares the curtain is one plain colour.
+    const cell = await page.locator('.cell[data-square="a8"]').boundingBox();
+    const covered = decodePng(await page.screenshot({ clip: { x: cell.x, y: cell.y, width: cell.width, height: cell.height } }));
+    const colours = new Set();
+    for (let y = 0; y < covered.height; y += 2) for (let x = 0; x < covered.width; x += 2) colours.add(pixel(covered, x, y).join());
+    assert.equal(colours.size, 1, `the square a8 shows through the curtain (${colours.size} colours)`);
+    await page.close();
+  });
 
   it('shows the pieces, the last move, the selection, the moves and the attacks, which it would otherwise drop', async () => {
     const page = await openPage(grid, server.url, { lang: 'ja' });
