@@ -2,7 +2,9 @@
 // start screen in every language, both phases of the two-player game with its curtain, dialogs and
 // table, a CPU game to its end and its review, a friend's room on both sides, and the 3D board's
 // controls. What axe can judge (names, roles, ARIA, contrast, landmarks, headings, language) must
-// hold everywhere; the keyboard tests in the other suites cover what it cannot.
+// hold everywhere; the keyboard tests in the other suites cover what it cannot. Then the page in a
+// high-contrast theme (forced colours), which axe does not judge: pictures of the board show that
+// its markers, pieces and curtain survive the theme.
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
