@@ -65,6 +65,19 @@ async function playOne(page) {
   await page.click(`.cell[data-square="${to}"]`);
 }
 
+const waitTurn = (page) => page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+
+/** A game against the beginner, the dealt arrangement confirmed, `moves` moves each played. */
+async function cpuGameAfter(page, moves) {
+  await page.click('.mode-button[data-mode="cpu-beginner"]');
+  await page.click('[data-focus-key="confirm"]');
+  for (let i = 0; i < moves; i++) {
+    await waitTurn(page);
+    await playOne(page);
+  }
+  await waitTurn(page);
+}
+
 describe('accessibility (axe-core)', () => {
   it('the start screen, in Japanese, Korean and English, on a desktop and a phone', async () => {
     for (const lang of ['ja', 'ko', 'en']) {
@@ -103,20 +116,14 @@ describe('accessibility (axe-core)', () => {
 
   it('a CPU game: play, the offer to go on after a reload, the end and the review of the game', async () => {
     const page = await openPage(grid, server.url, { lang: 'ko' });
-    await page.click('.mode-button[data-mode="cpu-beginner"]');
-    await page.click('[data-focus-key="confirm"]');
-    for (let i = 0; i < 4; i++) {
-      await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
-      await playOne(page);
-    }
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    await cpuGameAfter(page, 4);
     await assertClean(page, 'a CPU game in play');
     // A reload keeps the game: the start screen offers to go on with it.
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume"]');
     await assertClean(page, 'the start screen offering the unfinished game');
     await page.click('[data-focus-key="resume"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    await waitTurn(page);
     await page.click('[data-focus-key="resign"]');
     await page.waitForFunction(() => window.gunjinTest.phase() === 'over');
     await assertClean(page, 'the end of a CPU game, every piece shown');
@@ -195,14 +202,8 @@ describe('a high-contrast theme (forced colours)', () => {
   it('shows the pieces, the last move, the selection, the moves and the attacks, which it would otherwise drop', async () => {
     const page = await openPage(grid, server.url, { lang: 'ja' });
     await page.emulateMedia({ forcedColors: 'active' });
-    await page.click('.mode-button[data-mode="cpu-beginner"]');
-    await page.click('[data-focus-key="confirm"]');
     // A few moves each, so that the board has empty squares to move to and pieces to attack.
-    for (let i = 0; i < 4; i++) {
-      await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
-      await playOne(page);
-    }
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+    await cpuGameAfter(page, 4);
     const last = await page.$$eval('.cell.last', (els) => els.map((e) => getComputedStyle(e).borderTopStyle));
     assert.ok(last.length > 0 && last.every((style) => style === 'dotted'), `the last move's squares are framed: ${last}`);
 
