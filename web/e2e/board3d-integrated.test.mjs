@@ -279,6 +279,29 @@ describe('the game page with its 3D board', () => {
     await page.waitForFunction((y) => window.scrollY > y, top, { timeout: 5000 });
   });
 
+  it('fits the whole board and its view buttons in a wide, low window (a laptop, a phone held sideways)', async () => {
+    for (const viewport of [{ width: 1366, height: 650 }, { width: 844, height: 390 }]) {
+      const page = await openPage(browser, server.url, { lang: 'ja', viewport });
+      await startLocalTurn(page, reveal);
+      assert.equal(await board3d(page), 'on');
+      const fit = await page.evaluate(() => {
+        const bar = document.querySelector('.board3d-bar').getBoundingClientRect();
+        const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
+        window.scrollTo(0, bar.top + window.scrollY);
+        return { tall: canvas.bottom - bar.top, width: canvas.width, height: canvas.height };
+      });
+      assert.ok(fit.tall <= viewport.height, `${viewport.width}×${viewport.height}: buttons and board take ${fit.tall} px`);
+      await settled(page);
+      const canvas = await page.$eval('.board3d-canvas', (c) => c.getBoundingClientRect().toJSON());
+      for (const corner of ['a1', 'f1', 'a8', 'f8']) {
+        const p = await page.evaluate((sq) => window.gunjinBoard3D.screenPosition(sq), corner);
+        const inside = p.x > canvas.left && p.x < canvas.right && p.y > canvas.top && p.y < canvas.bottom;
+        assert.ok(inside, `${viewport.width}×${viewport.height}: ${corner} at ${p.x},${p.y} is outside the board's frame ${JSON.stringify(canvas)}`);
+      }
+      await page.close();
+    }
+  });
+
   it('switches between the slanted and top views, and follows the language', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');
