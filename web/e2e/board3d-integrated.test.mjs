@@ -279,7 +279,7 @@ describe('the game page with its 3D board', () => {
     await page.waitForFunction((y) => window.scrollY > y, top, { timeout: 5000 });
   });
 
-  it('fits the whole board and its view buttons in a wide, low window (a laptop, a phone held sideways)', async () => {
+  it('fits the whole board, its view buttons and the button board in a wide, low window (a laptop, a phone held sideways)', async () => {
     for (const viewport of [{ width: 1366, height: 650 }, { width: 844, height: 390 }]) {
       const page = await openPage(browser, server.url, { lang: 'ja', viewport });
       await startLocalTurn(page, reveal);
@@ -291,6 +291,9 @@ describe('the game page with its 3D board', () => {
         return { tall: canvas.bottom - bar.top, width: canvas.width, height: canvas.height };
       });
       assert.ok(fit.tall <= viewport.height, `${viewport.width}×${viewport.height}: buttons and board take ${fit.tall} px`);
+      // The button board below it fits the window's height too.
+      const grid = await page.$eval('.grid', (g) => g.getBoundingClientRect().height);
+      assert.ok(grid <= viewport.height, `${viewport.width}×${viewport.height}: the button board takes ${grid} px`);
       await settled(page);
       const canvas = await page.$eval('.board3d-canvas', (c) => c.getBoundingClientRect().toJSON());
       for (const corner of ['a1', 'f1', 'a8', 'f8']) {
