@@ -284,6 +284,11 @@ describe('the game page with its 3D board', () => {
       const page = await openPage(browser, server.url, { lang: 'ja', viewport });
       await startLocalTurn(page, reveal);
       assert.equal(await board3d(page), 'on');
+      // A move played, so the status strip of a narrow screen has its reports to show.
+      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+      await page.click(`.cell[data-square="${from}"]`);
+      await page.click(`.cell[data-square="${to}"]`);
+      assert.equal(await phase(page), 'moved');
       const fit = await page.evaluate(() => {
         const bar = document.querySelector('.board3d-bar').getBoundingClientRect();
         const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
@@ -291,6 +296,15 @@ describe('the game page with its 3D board', () => {
         return { tall: canvas.bottom - bar.top, width: canvas.width, height: canvas.height };
       });
       assert.ok(fit.tall <= viewport.height, `${viewport.width}×${viewport.height}: buttons and board take ${fit.tall} px`);
+      // Nothing is pinned over the board (a narrow screen's status strip follows it here).
+      const covered = await page.evaluate(() => {
+        const strip = document.querySelector('.status-strip');
+        const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
+        if (strip === null || getComputedStyle(strip).display === 'none') return false;
+        const r = strip.getBoundingClientRect();
+        return r.top < canvas.bottom && r.bottom > canvas.top;
+      });
+      assert.equal(covered, false, `${viewport.width}×${viewport.height}: the status strip covers the board`);
       // The button board below it fits the window's height too.
       const grid = await page.$eval('.grid', (g) => g.getBoundingClientRect().height);
       assert.ok(grid <= viewport.height, `${viewport.width}×${viewport.height}: the button board takes ${grid} px`);
