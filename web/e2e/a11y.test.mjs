@@ -43,11 +43,10 @@ after(async () => {
 async function violations(page) {
   const injected = await page.evaluate(() => typeof window.axe !== 'undefined');
   if (!injected) await page.evaluate(AXE_SOURCE);
-  const found = await page.evaluate(async (rules) => {
+  return page.evaluate(async (rules) => {
     const result = await window.axe.run(document, { rules, resultTypes: ['violations'] });
     return result.violations.map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
   }, LEFT_OUT);
-  return found;
 }
 
 async function assertClean(page, where) {

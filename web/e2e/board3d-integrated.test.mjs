@@ -293,7 +293,7 @@ describe('the game page with its 3D board', () => {
         const bar = document.querySelector('.board3d-bar').getBoundingClientRect();
         const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
         window.scrollTo(0, bar.top + window.scrollY);
-        return { tall: canvas.bottom - bar.top, width: canvas.width, height: canvas.height };
+        return { tall: canvas.bottom - bar.top };
       });
       assert.ok(fit.tall <= viewport.height, `${viewport.width}×${viewport.height}: buttons and board take ${fit.tall} px`);
       // Nothing is pinned over the board (a narrow screen's status strip follows it here).
