@@ -1,7 +1,7 @@
 // Automated accessibility checks (axe-core) of the page in real Chromium, screen by screen: the
 // start screen in every language, both phases of the two-player game with its curtain, dialogs and
 // table, a CPU game to its end and its review, a friend's room on both sides, and the 3D board's
-// controls. What axe can judge (names, roles, ARIA, contrast, landmarks, headings, language) must
+// controls, each in the light and the dark scheme. What axe can judge (names, roles, ARIA, contrast, landmarks, headings, language) must
 // hold everywhere; the keyboard tests in the other suites cover what it cannot. Then the page in a
 // high-contrast theme (forced colours), which axe does not judge: pictures of the board show that
 // its markers, pieces and curtain survive the theme.
@@ -53,6 +53,20 @@ async function assertClean(page, where) {
   assert.deepEqual(await violations(page), [], `axe found problems on ${where}`);
 }
 
+/** The page wears the scheme asked for: dark ground and light words, or the other way round. */
+async function assertScheme(page, colorScheme) {
+  const [ground, words] = await page.evaluate(() => {
+    const lightness = (css) => {
+      const [r, g, b] = css.match(/[\d.]+/g).map(Number);
+      return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+    };
+    const root = getComputedStyle(document.documentElement);
+    return [lightness(root.backgroundColor), lightness(root.color)];
+  });
+  if (colorScheme === 'dark') assert.ok(ground < 0.2 && words > 0.8, `dark page: ground ${ground}, words ${words}`);
+  else assert.ok(ground > 0.8 && words < 0.2, `light page: ground ${ground}, words ${words}`);
+}
+
 const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
 
 /** Plays the last legal move the page offers, by clicks on the grid. */
@@ -77,12 +91,14 @@ async function cpuGameAfter(page, moves) {
   await waitTurn(page);
 }
 
-describe('accessibility (axe-core)', () => {
+// Both schemes: the page follows the system's dark setting, with its own colours to check.
+for (const colorScheme of ['light', 'dark']) describe(`accessibility (axe-core), ${colorScheme} scheme`, () => {
   it('the start screen, in Japanese, Korean and English, on a desktop and a phone', async () => {
     for (const lang of ['ja', 'ko', 'en']) {
       for (const viewport of [{ width: 1280, height: 900 }, { width: 390, height: 844 }]) {
-        const page = await openPage(grid, server.url, { lang, viewport });
+        const page = await openPage(grid, server.url, { lang, viewport, colorScheme });
         assert.equal(await page.getAttribute('html', 'lang'), lang);
+        await assertScheme(page, colorScheme);
         await assertClean(page, `the start screen (${lang}, ${viewport.width} px)`);
         await page.close();
       }
@@ -90,7 +106,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('two players on one device: curtain, arranging, help, table, a move and the next curtain', async () => {
-    const page = await openPage(grid, server.url, { lang: 'ja' });
+    const page = await openPage(grid, server.url, { lang: 'ja', colorScheme });
     await page.click('.mode-button[data-mode="local"]');
     await assertClean(page, "sente's arranging curtain");
     await page.click('.curtain button');
@@ -114,7 +130,7 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('a CPU game: play, the offer to go on after a reload, the end and the review of the game', async () => {
-    const page = await openPage(grid, server.url, { lang: 'ko' });
+    const page = await openPage(grid, server.url, { lang: 'ko', colorScheme });
     await cpuGameAfter(page, 4);
     await assertClean(page, 'a CPU game in play');
     // A reload keeps the game: the start screen offers to go on with it.
@@ -133,10 +149,10 @@ describe('accessibility (axe-core)', () => {
   });
 
   it("a friend's room: the invitation, both arranging, the game on both sides, and its end", async () => {
-    const host = await openOnlinePage(grid, server.url);
+    const host = await openOnlinePage(grid, server.url, { colorScheme });
     const url = await createRoom(host);
     await assertClean(host, 'the room waiting for the friend');
-    const guest = await openOnlinePage(grid, url, { lang: 'ja' });
+    const guest = await openOnlinePage(grid, url, { lang: 'ja', colorScheme });
     await guest.waitForSelector('[data-focus-key="online-join"]');
     await assertClean(guest, 'the invitation to join');
     await guest.click('[data-focus-key="online-join"]');
@@ -164,8 +180,8 @@ describe('accessibility (axe-core)', () => {
   });
 
   it('a friend who leaves while arranging: the offer of a CPU game', async () => {
-    const host = await openOnlinePage(grid, server.url, { lang: 'ko' });
-    const guest = await openOnlinePage(grid, await createRoom(host));
+    const host = await openOnlinePage(grid, server.url, { lang: 'ko', colorScheme });
+    const guest = await openOnlinePage(grid, await createRoom(host), { colorScheme });
     await guest.waitForSelector('[data-focus-key="online-join"]');
     await guest.click('[data-focus-key="online-join"]');
     await host.waitForSelector('[data-presence="connected"]');
