@@ -307,6 +307,32 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('on a phone, the square the keyboard moves to is scrolled clear of the strip', async () => {
+    const page = await openPage(browser, server.url, { lang: 'ja', viewport: { width: 390, height: 844 } });
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    // One move each, so the strip holds three lines (whose turn, both moves).
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.ok((await page.$$('[data-status-strip]:not([hidden]) p')).length >= 2);
+    await page.evaluate(() => scrollTo(0, 0));
+    await page.focus('.cell[data-square="a8"]');
+    for (let row = 7; row >= 1; row--) {
+      await page.keyboard.press('ArrowDown');
+      const at = await page.evaluate(() => {
+        const cell = document.activeElement.getBoundingClientRect();
+        const strip = document.querySelector('[data-status-strip]').getBoundingClientRect();
+        return { square: document.activeElement.dataset.square, bottom: cell.bottom, stripTop: strip.top };
+      });
+      assert.equal(at.square, `a${row}`);
+      assert.ok(at.bottom <= at.stripTop, `${at.square} ends at ${at.bottom}, under the strip from ${at.stripTop}`);
+    }
+    await page.close();
+  });
+
   it('tells the CPU’s answer once and leaves the focus where the player is reading', async () => {
     const page = await openPage(browser, server.url);
     // The language switch keeps the focus through the redraw it causes.

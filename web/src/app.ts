@@ -207,6 +207,12 @@ export class App {
       this.live,
     );
     host.append(this.root);
+    // The strip's height, for the squares to keep clear of it when the keyboard moves to them.
+    if (typeof ResizeObserver === 'function') {
+      const stripHeight = new ResizeObserver(() => this.root.style.setProperty('--strip-height', `${this.strip.offsetHeight}px`));
+      stripHeight.observe(this.strip);
+      this.cleanups.push(() => stripHeight.disconnect());
+    }
     this.cleanups.push(this.grid.onSquare((sq) => this.onSquare(sq)));
     this.boards.push(this.grid);
     const onResize = (): void => this.resize();
@@ -808,8 +814,10 @@ export class App {
     };
   }
 
+  /** Re-arrange, mirror, previous (where the match offers it: not two people at one device), undo. */
   private setupTools(match: Match, s: SetupState): Node {
     const t = this.i18n;
+    const loadPrevious = match.loadPrevious?.bind(match);
     return h(
       'div',
       { class: 'button-grid' },
@@ -823,11 +831,13 @@ export class App {
         this.note((t) => t.t('mirrored'));
         this.update();
       }, { key: 'mirror' }),
-      button(t.t('previous'), () => {
-        const loaded = match.loadPrevious();
-        this.note((t) => t.t(loaded ? 'previousLoaded' : 'noPrevious'));
-        this.update();
-      }, { key: 'previous' }),
+      loadPrevious !== undefined
+        ? button(t.t('previous'), () => {
+            const loaded = loadPrevious();
+            this.note((t) => t.t(loaded ? 'previousLoaded' : 'noPrevious'));
+            this.update();
+          }, { key: 'previous' })
+        : null,
       button(t.t('undoSwap'), () => {
         if (s.undo()) this.note((t) => t.t('undone'));
         this.update();

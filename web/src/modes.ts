@@ -31,7 +31,7 @@ export const MODES: readonly Mode[] = [
     id: 'local',
     title: 'modeLocal',
     description: 'modeLocalDesc',
-    create: (ctx) => new LocalMatch(ctx.engine, ctx.store, ctx.random, ctx.localGames, ctx.resume === true),
+    create: (ctx) => new LocalMatch(ctx.engine, ctx.random, ctx.localGames, ctx.resume === true),
   },
   friendMode(null),
 ];

@@ -320,7 +320,7 @@ export const helpEn: HelpDocument = {
                 'Refused swaps: if a swap would put a mine or the flag on a square where it may not stand, nothing moves and the page tells you why.',
                 'Re-arrange automatically: builds a new automatic arrangement.',
                 'Mirror left–right: flips the current arrangement.',
-                'Previous arrangement: loads the one you last confirmed in a CPU or friend game, kept in this browser.',
+                'Previous arrangement: loads the one you last confirmed in a CPU or friend game, kept in this browser. Two players on one device do not get this button, so neither can call up the other\'s arrangement.',
                 'Undo one step: takes back the most recent swap (or re-arrangement, mirroring or loaded arrangement).',
                 'Confirm this arrangement: when you are happy with it, press this to start the game. In a friend game, while your friend has not confirmed yet, this button reads “Confirm and wait”.',
               ],

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from './board-state';
 import type { View } from '../engine';
-import { LocalMatch, pressOnTurn } from './match';
+import { LocalMatch, pressOnTurn, type Match } from './match';
 import { LocalGameStore, type SavedLocalGame } from './saved';
 import { ArrangementStore } from './setup';
 
 function newMatch(storage = new MemoryStorage(), resume = false): LocalMatch {
   let seed = 10;
-  return new LocalMatch(testEngine(), new ArrangementStore(storage, testEngine()), () => seed++, new LocalGameStore(storage), resume);
+  return new LocalMatch(testEngine(), () => seed++, new LocalGameStore(storage), resume);
 }
 
 /** The side to move lifts its curtain, plays its first legal move and hands over. */
@@ -51,7 +51,7 @@ describe('LocalMatch', () => {
     expect(m.phase).toEqual({ kind: 'turn-curtain', side: 'sente' });
   });
 
-  it('offers the arrangement of the last CPU or online game, and keeps its own games to itself', () => {
+  it('never offers the arrangement saved in the browser, and keeps its own games to itself', () => {
     const engine = testEngine();
     const storage = new MemoryStorage();
     const fromCpuGame = engine.autoArrangement('sente', 77);
@@ -60,8 +60,10 @@ describe('LocalMatch', () => {
     m.reveal();
     const p = m.phase;
     if (p.kind !== 'setup') throw new Error('expected setup');
-    expect(m.loadPrevious()).toBe(true);
-    expect(p.setup.arrangement).toEqual(fromCpuGame);
+    // The saved arrangement is one person's: the other player at this device must not call it up.
+    const asMatch: Match = m;
+    expect(asMatch.loadPrevious).toBeUndefined();
+    expect(p.setup.arrangement).not.toEqual(fromCpuGame);
     const before = storage.getItem('gunjin.arrangement');
     throughSetupFrom(m);
     expect(storage.getItem('gunjin.arrangement')).toBe(before);

@@ -58,7 +58,11 @@ export interface Match {
   setups(): Setups | null;
   legalMoves(): [Square, Square][];
   reveal(): void;
-  loadPrevious(): boolean;
+  /**
+   * Calls up the arrangement last confirmed in a CPU or online game for the side setting up;
+   * absent where that would show one player another's arrangement (two people at one device).
+   */
+  loadPrevious?(): boolean;
   confirmSetup(): boolean;
   press(square: Square): TurnEvent;
   handOver(): void;
@@ -162,7 +166,6 @@ export class LocalMatch implements Match {
    */
   constructor(
     private readonly engine: Engine,
-    private readonly store: ArrangementStore,
     private readonly nextSeed: () => number,
     private readonly kept?: LocalGameStore,
     resume = false,
@@ -269,14 +272,11 @@ export class LocalMatch implements Match {
     }
   }
 
-  /** The arrangement last confirmed in a CPU or online game, for the side setting up. */
-  loadPrevious(): boolean {
-    return loadPreviousArrangement(this.current, this.store);
-  }
-
   /**
-   * Confirms the arrangement of the side setting up. Not remembered: two people share this
-   * device, and "previous arrangement" means the player's own, from CPU and online games.
+   * Confirms the arrangement of the side setting up. Not remembered, and no `loadPrevious`: the
+   * arrangement saved in this browser is one person's (from CPU and online games), and with two
+   * people at one device the second could call up the very arrangement the first just confirmed.
+   * The match is not even given the store.
    */
   confirmSetup(): boolean {
     const p = this.current;
