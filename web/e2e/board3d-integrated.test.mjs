@@ -188,6 +188,13 @@ describe('the game page with its 3D board', () => {
       await settled(page);
       const picked = await page.evaluate((sq) => document.querySelector(`.cell[data-square="${sq}"]`)?.classList.contains('selected'), from);
       assert.ok(picked, `the click on the 3D board picked ${from}; the grid shows it too`);
+      if (ply === 0) {
+        // Escape lets go of it, as on the grid, though the click left the focus on the page.
+        await page.keyboard.press('Escape');
+        assert.equal(await page.$('.cell.selected'), null, 'Escape let go of the piece picked on the 3D board');
+        await page.mouse.click(fromPoint.x, fromPoint.y);
+        await settled(page);
+      }
       const target = await at(page, to);
       await page.mouse.click(target.x, target.y);
       await page.waitForFunction(() => window.gunjinTest.phase() !== 'turn');

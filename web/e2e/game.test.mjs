@@ -682,6 +682,13 @@ describe('panel and page', () => {
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');
     assert.equal(await fresh.getAttribute('html', 'lang'), 'ja');
+    // A choice made since then goes into the address too: a reload keeps it.
+    await fresh.selectOption('select.lang', 'ko');
+    assert.equal(new URL(fresh.url()).searchParams.get('lang'), 'ko');
+    await fresh.reload();
+    await fresh.waitForSelector('.mode-button');
+    assert.equal(await fresh.textContent('h1'), '군인장기');
+    await fresh.selectOption('select.lang', 'ja');
     await fresh.goto(server.url);
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');

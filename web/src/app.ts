@@ -96,6 +96,8 @@ export class App {
   private readonly localGames: LocalGameStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
+  /** The square picked on the boards, as last drawn (Escape lets go of it). */
+  private picked: Square | null = null;
   /** The 3D board once mounted (it shows text that follows the language). */
   private board3d: Board3DView | null = null;
   /** Whether the page found no WebGL and plays on the grid alone (said once, above the board). */
@@ -225,6 +227,18 @@ export class App {
       document.addEventListener(type, unlock, { capture: true });
       this.cleanups.push(() => document.removeEventListener(type, unlock, { capture: true }));
     }
+    // Escape lets go of a square picked on the 3D board as the grid's own Escape does (a click
+    // there leaves the focus on the page, not on a square).
+    const onEscape = (e: KeyboardEvent): void => {
+      if (e.key !== 'Escape' || e.defaultPrevented || this.picked === null) return;
+      const active = document.activeElement;
+      const onBoard = active === null || active === document.body || this.boardMount.contains(active);
+      if (!onBoard || document.querySelector('dialog[open]') !== null) return;
+      e.preventDefault();
+      this.onSquare(this.picked);
+    };
+    document.addEventListener('keydown', onEscape);
+    this.cleanups.push(() => document.removeEventListener('keydown', onEscape));
     this.update();
   }
 
@@ -319,6 +333,13 @@ export class App {
 
   setLang(lang: Lang): void {
     this.i18n.setLang(lang);
+    // An address that names a language (`?lang=ja`) names the one chosen since, so a reload or a
+    // shared link keeps it instead of going back.
+    const address = new URL(location.href);
+    if (address.searchParams.has('lang') && address.searchParams.get('lang') !== lang) {
+      address.searchParams.set('lang', lang);
+      history.replaceState(history.state, '', address.toString());
+    }
     this.closeDialog();
     this.grid.setText(this.gridText());
     this.board3d?.setText(lang, this.board3dText());
@@ -453,6 +474,7 @@ export class App {
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
     const faces = this.boards.length > 1 ? { ...this.onPieceFaces(state), faceUp: match?.phase.kind === 'over' } : state;
     for (const b of this.boards) b.setState(b === this.grid ? state : faces);
+    this.picked = state.selected ?? null;
     // A step back slides once; a later redraw (a new language, say) shows the position still.
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;

@@ -377,6 +377,7 @@ export const helpEn: HelpDocument = {
               items: [
                 'Drag the board to orbit the camera around it.',
                 'Zoom with the mouse wheel or a two-finger pinch.',
+                'After clicking a piece to pick it, the Esc key lets go of it.',
                 'The two buttons at the board’s top right, “Slanted view” and “From above”, switch the viewpoint. From above, the pieces lie flat for easy reading. When the game ends they lie face up in either view, so no piece in front hides the names behind it.',
               ],
             },
