@@ -59,14 +59,16 @@ async fn the_cpu_offer_comes_after_two_minutes_away_and_closes_the_room() {
     let offer = host.recv().await;
     assert_eq!(
         (offer["t"].as_str(), offer["away_s"].as_u64()),
-        (Some("cpu_offer"), Some(120)),
-        "{offer}"
+        (Some("cpu_offer"), Some(121)),
+        "{offer}: how long the friend has been away"
     );
     // Once only.
     server.state.sweep().await;
     nothing_pending(&mut host).await;
 
-    // A refresh shows the offer again; the game waits meanwhile.
+    // A refresh 25 minutes later shows the offer again, saying how long by now; the game waits
+    // meanwhile.
+    clock.advance(Duration::from_secs(25 * 60));
     let mut host = Client::connect(server.addr, &room).await;
     host.hello(&host_token, 0).await;
     let s = host.until("sync").await;
@@ -76,7 +78,7 @@ async fn the_cpu_offer_comes_after_two_minutes_away_and_closes_the_room() {
         "the page says how long"
     );
     assert_eq!(s["room"]["phase"], "playing");
-    host.until("cpu_offer").await;
+    assert_eq!(host.until("cpu_offer").await["away_s"], 121 + 25 * 60);
 
     host.send(json!({"t":"abandon"})).await;
     assert_eq!(host.until("closed").await["reason"], "abandoned");

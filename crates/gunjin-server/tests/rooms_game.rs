@@ -571,6 +571,31 @@ async fn a_silent_connection_is_closed_after_the_hello_timeout() {
 }
 
 #[tokio::test]
+async fn a_connection_that_goes_silent_is_dropped_and_its_seat_counts_as_away() {
+    let dir = tempdir::Dir::new("silent");
+    let mut config = test_config(&dir);
+    config.ping_every = Duration::from_millis(100);
+    config.silence_limit = Duration::from_millis(600);
+    let server = start(config, None).await;
+    let (_room, _host_token, _guest_token, mut host, mut guest) = seated_pair(server.addr).await;
+    let mut rng = rng(9);
+    arrange_both(&mut host, &mut guest, &mut rng).await;
+
+    // The guest's network dies without a close: its client reads nothing, so it answers none
+    // of the server's pings. The host reads (and so answers them) without sending anything.
+    let went_quiet = std::time::Instant::now();
+    assert_eq!(host.until("presence").await["opponent"], "away");
+    assert!(went_quiet.elapsed() >= Duration::from_millis(600));
+    // Kept: an idle player whose client answers the pings, twice the limit later.
+    tokio::time::timeout(Duration::from_millis(1200), host.recv())
+        .await
+        .expect_err("nothing more for the host");
+    host.send(json!({"t":"ping"})).await;
+    assert_eq!(host.recv().await["t"], "pong");
+    assert!(guest.closed_within(Duration::from_secs(5)).await);
+}
+
+#[tokio::test]
 async fn room_creation_is_rate_limited_server_wide() {
     let dir = tempdir::Dir::new("creations");
     let mut config = test_config(&dir);

@@ -82,6 +82,9 @@ describe('RoomClient', () => {
     s.open();
     s.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
     s.receive({ t: 'joined', v: 2 });
+    // Seated, but its page is not connected yet: `presence` says when it is.
+    expect(client.state?.opponent).toBe('away');
+    s.receive({ t: 'presence', opponent: 'connected' });
     expect(client.state?.opponent).toBe('connected');
     s.receive({ t: 'ready', v: 3, who: 'opponent', ready: true });
     expect(client.state?.opponentReady).toBe(true);

@@ -168,7 +168,8 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
         reports: [],
       };
     case 'joined':
-      return { ...s, opponent: s.opponent === 'none' ? 'connected' : s.opponent };
+      // Seated, not yet connected: `presence` says when the friend's page is here.
+      return { ...s, opponent: s.opponent === 'none' ? 'away' : s.opponent };
     case 'ready':
       if (e.who === 'opponent') return { ...s, opponentReady: e.ready };
       return { ...s, youReady: e.ready, held: e.ready ? sent ?? s.held : null };

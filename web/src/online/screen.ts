@@ -97,7 +97,8 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
   }
   if (s !== null && before.opponent !== null && now.opponent !== before.opponent) {
     if (now.opponent === 'connected') lines.push(t.t('onlineOpponentConnected'));
-    else if (now.opponent === 'away') lines.push(t.t('onlineOpponentAway'));
+    // Lost, not a friend still on the way from the invitation (seated a moment before connecting).
+    else if (now.opponent === 'away' && before.opponent === 'connected') lines.push(t.t('onlineOpponentAway'));
   }
   if (now.offer && !before.offer && s?.cpuOffer !== null && s?.cpuOffer !== undefined) {
     lines.push(t.t('onlineCpuOffer', { time: t.duration(s.cpuOffer) }));

@@ -59,7 +59,8 @@ pub struct RoomsConfig {
     pub allowed_origins: Vec<String>,
     /// The longest text frame the protocol accepts; longer ones get `too_large`.
     pub max_message: usize,
-    /// The longest frame the socket reads at all; longer ones close the connection (1009).
+    /// The longest frame the socket reads at all; a longer one ends the connection (the socket
+    /// layer drops it without a close code).
     pub max_frame: usize,
     /// Rate limit per connection: burst size.
     pub rate_burst: u32,
@@ -82,6 +83,13 @@ pub struct RoomsConfig {
     pub tick: Option<Duration>,
     /// How long a new connection may take to send `hello`.
     pub hello_timeout: Duration,
+    /// How often the server pings each connection (WebSocket ping frames, which browsers answer
+    /// by themselves, even in a background tab).
+    pub ping_every: Duration,
+    /// A connection that sends nothing (not even a pong) for this long is dropped and its seat
+    /// counts as away: a phone that lost its signal closes nothing, and would otherwise stay
+    /// "connected" for ever, holding off the CPU offer and the room's expiry.
+    pub silence_limit: Duration,
     /// Room creations allowed per second, server-wide (bursts of `10 ×` this); more get
     /// `rate_limited` (HTTP 429). Keeps a flood from filling the disk.
     pub creations_per_sec: u32,
@@ -105,6 +113,8 @@ impl RoomsConfig {
             max_age: Duration::from_secs(24 * 60 * 60),
             tick: Some(Duration::from_secs(5)),
             hello_timeout: Duration::from_secs(15),
+            ping_every: Duration::from_secs(20),
+            silence_limit: Duration::from_secs(60),
             creations_per_sec: 10,
         }
     }

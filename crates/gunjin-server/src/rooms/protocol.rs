@@ -300,6 +300,12 @@ pub enum ServerMsg<G: RefereeGame> {
 /// silently), except an `arrange` whose setup names a square twice: `invalid_setup`.
 pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
     let msg = serde_json::from_str(text).map_err(|e| {
+        if too_deep_but_json(text, &e) {
+            return (
+                ErrorCode::BadRequest,
+                "the JSON is nested deeper than 128 levels: no message has that shape".to_owned(),
+            );
+        }
         let code = match e.classify() {
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 ErrorCode::BadJson
@@ -323,6 +329,14 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         Some(repeated) => Err((ErrorCode::BadRequest, repeated.to_string())),
         None => Ok(msg),
     }
+}
+
+/// Whether a parse error of `text` is `serde_json` giving up on depth (it reads at most 128
+/// levels, and calls the rest a syntax error) in a text that is JSON all the same: skipping a
+/// value has no depth limit, so it tells the two apart.
+fn too_deep_but_json(text: &str, error: &serde_json::Error) -> bool {
+    error.to_string().starts_with("recursion limit exceeded")
+        && serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok()
 }
 
 #[cfg(test)]
@@ -372,6 +386,16 @@ mod tests {
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
+        // JSON nested deeper than the parser reads is still JSON, of no message's shape; the
+        // same depth left unclosed is not JSON.
+        let deep = format!(
+            r#"{{"t":"ping","x":{}{}}}"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        assert_eq!(code(&deep), Some(ErrorCode::BadRequest));
+        let unclosed = format!(r#"{{"t":"ping","x":{}"#, "[".repeat(200));
+        assert_eq!(code(&unclosed), Some(ErrorCode::BadJson));
         // A move is an object: the array form a derived reader would take is no shape of ours.
         assert_eq!(
             code(r#"{"t":"move","move":["b3","b4"],"v":1}"#),

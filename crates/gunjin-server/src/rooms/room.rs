@@ -370,10 +370,14 @@ impl<G: RefereeGame> Room<G> {
         }
     }
 
-    fn cpu_offer(&self) -> ServerMsg<G> {
-        ServerMsg::CpuOffer {
-            away_s: self.shared.config.offer_after.as_secs(),
-        }
+    /// The offer to `seat`, saying how long its opponent has been away by now (a player coming
+    /// back after half an hour is not told "2 minutes").
+    fn cpu_offer(&self, seat: Seat, now: u64) -> ServerMsg<G> {
+        let at_least = self.shared.config.offer_after.as_secs();
+        let away_s = self.away_since[seat.other().index()].map_or(at_least, |since| {
+            (now.saturating_sub(since) / 1000).max(at_least)
+        });
+        ServerMsg::CpuOffer { away_s }
     }
 
     fn offer_active(&self, seat: Seat, now: u64) -> bool {
@@ -629,7 +633,7 @@ impl<G: RefereeGame> Room<G> {
         }
         if self.offer_active(seat, now) {
             self.offered[i] = true;
-            self.reply(seat, &self.cpu_offer());
+            self.reply(seat, &self.cpu_offer(seat, now));
         }
         Ok(seat)
     }
@@ -998,7 +1002,7 @@ impl<G: RefereeGame> Room<G> {
                 && self.offer_active(seat, now)
             {
                 self.offered[seat.index()] = true;
-                self.reply(seat, &self.cpu_offer());
+                self.reply(seat, &self.cpu_offer(seat, now));
             }
         }
         self.commit().await;

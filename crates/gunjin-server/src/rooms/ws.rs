@@ -214,8 +214,22 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
     let conn_id = state.shared.next_conn.fetch_add(1, Ordering::Relaxed);
     // Subscribed before anything else, so a server stopping now waits for this connection too.
     let mut going_away = state.shared.going_away.subscribe();
+    let ping_every = state.config().ping_every;
     let writer = async move {
-        while let Some(out) = rx.recv().await {
+        let mut ping =
+            tokio::time::interval_at(tokio::time::Instant::now() + ping_every, ping_every);
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            let out = tokio::select! {
+                out = rx.recv() => out,
+                _ = ping.tick() => {
+                    if sink.send(Message::Ping(Default::default())).await.is_err() {
+                        return;
+                    }
+                    continue;
+                }
+            };
+            let Some(out) = out else { break };
             let sent = match out {
                 Out::Text(text) => sink.send(Message::Text(text)).await,
                 Out::GoingAway => {
@@ -273,6 +287,7 @@ async fn read_loop<G: RefereeGame>(
     let config = state.config();
     let mut bucket = Bucket::new(config);
     let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
+    let mut heard = tokio::time::Instant::now();
     let say = |code: ErrorCode, message: &str| {
         let _ = tx.try_send(Out::Text(error_text(code, message)));
     };
@@ -283,8 +298,13 @@ async fn read_loop<G: RefereeGame>(
                 say(ErrorCode::NotAuthenticated, "no hello in time");
                 return;
             }
+            () = tokio::time::sleep_until(heard + config.silence_limit) => {
+                tracing::info!(conn = conn_id, "rooms: dropping a silent connection");
+                return;
+            }
             m = stream.next() => m,
         };
+        heard = tokio::time::Instant::now();
         let Some(Ok(frame)) = next else {
             return;
         };
