@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { View } from '../engine';
-import { backoffMs, PING_MS, RoomClient, SILENCE_MS } from './client';
+import { backoffMs, CONNECT_MS, PING_MS, RoomClient, SILENCE_MS } from './client';
 import { FakeSocket, FakeTimers } from './fakes';
 import { parseServerMessage } from './protocol';
 
@@ -191,6 +191,22 @@ describe('RoomClient', () => {
     timers.fire(SILENCE_MS);
     expect(sockets[0]!.closed).toBe(true);
     expect(client.connection.kind).toBe('waiting');
+  });
+
+  it('gives up on a socket that does not open in time, and tries again', () => {
+    const { client, sockets, timers } = setup();
+    expect(client.connection.kind).toBe('connecting');
+    timers.fire(CONNECT_MS);
+    expect(sockets[0]!.closed).toBe(true);
+    expect(client.connection.kind).toBe('waiting');
+    timers.fire(backoffMs(1));
+    expect(sockets).toHaveLength(2);
+    // Once open, the longer silence limit applies instead.
+    sockets[1]!.open();
+    sockets[1]!.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    timers.fire(CONNECT_MS);
+    expect(client.connection.kind).toBe('open');
+    expect(sockets[1]!.closed).toBe(false);
   });
 
   it('moves pieces as the referee says: no battle, attacker wins, defender wins, both removed', () => {

@@ -86,6 +86,8 @@ const GOING_AWAY = 1001;
 /** How often a ping goes out, and how long the page waits for any frame before reconnecting. */
 export const PING_MS = 20_000;
 export const SILENCE_MS = 45_000;
+/** How long opening a socket may take: a handshake lost on a changing network never ends. */
+export const CONNECT_MS = 15_000;
 
 /** Errors that end the seat for good (the token holds no seat, the room is gone). */
 const FATAL = new Set(['bad_token', 'no_room', 'room_closed']);
@@ -325,6 +327,7 @@ export class RoomClient {
       return;
     }
     this.socket = socket;
+    this.armSilence(CONNECT_MS);
     socket.onopen = () => {
       if (this.socket !== socket) return;
       // `since` replays what this page missed; with no room yet it asks for a full sync.
@@ -392,12 +395,12 @@ export class RoomClient {
   }
 
   /** Any frame proves the connection alive; a long silence means it is dead (a network change). */
-  private armSilence(): void {
+  private armSilence(ms = SILENCE_MS): void {
     this.clearTimer('silence');
     this.silenceTimer = this.deps.timers.set(() => {
       this.silenceTimer = null;
       this.lost();
-    }, SILENCE_MS);
+    }, ms);
   }
 
   private armPing(): void {
