@@ -307,6 +307,9 @@ export class App {
       resume,
       random: this.env.random,
       startWith,
+      boardsSettled: async () => {
+        await Promise.all(this.boards.map((b) => b.settled?.()));
+      },
     });
     const off = match.onChange?.(() => this.update()) ?? (() => {});
     this.screen = { kind: 'match', mode, match, off };

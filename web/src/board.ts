@@ -37,6 +37,11 @@ export interface BoardState {
 /** A board the page can drive: the grid, or the 3D board. */
 export interface BoardView {
   setState(state: BoardState): void;
+  /**
+   * Resolves once the board shows the last state it was given: a board that plays moves out
+   * (the 3D board's slides and battles, most of a second) has finished.
+   */
+  settled?(): Promise<void>;
   /** Registers a listener for square presses; returns a function that removes it. */
   onSquare(listener: (square: Square) => void): () => void;
   resize(): void;

@@ -6,7 +6,7 @@ import { ArrangementStore } from '../state/setup';
 import { MemoryStorage, initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { RequestCpu, type CpuPlayer } from './client';
-import { CpuMatch, type CpuMatchOptions } from './match';
+import { CpuMatch, SETTLE_CAP_MS, type CpuMatchOptions } from './match';
 import { CpuGameStore, type SavedCpuGame } from './saved';
 import type { CpuLevel, CpuMove, CpuRequest } from './protocol';
 
@@ -158,6 +158,42 @@ describe('CpuMatch', () => {
     expect(moved.map((r) => r.type === 'moved' && r.mine)).toEqual([true, false]);
     expect(m.thinkTimes.length).toBe(1);
     expect(enemyKindsShown(m)).toBe(0);
+  });
+
+  it('plays its answer only once the boards show the human\'s move (a 3D battle playing out)', async () => {
+    let show = (): void => {};
+    let asked = 0;
+    const s = newMatch('sente', {
+      boardsSettled: () => {
+        asked++;
+        return new Promise<void>((ok) => (show = ok));
+      },
+      // The cap's sleep never ends here: only the boards let the answer through.
+      sleep: (ms) => (ms === SETTLE_CAP_MS ? new Promise<void>(() => {}) : Promise.resolve()),
+    });
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    await settle(s);
+    expect(asked).toBe(1);
+    expect(m.phase.kind).toBe('waiting');
+    expect(m.view('sente')?.history).toHaveLength(1);
+    show();
+    await settle(s);
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
+    expect(m.view('sente')?.history).toHaveLength(2);
+  });
+
+  it('does not wait for the boards longer than the cap', async () => {
+    const s = newMatch('sente', { boardsSettled: () => new Promise<void>(() => {}) });
+    const m = s.match;
+    await settle(s);
+    m.confirmSetup();
+    humanMoves(m);
+    await settle(s);
+    expect(s.sleeps).toEqual([300, SETTLE_CAP_MS]);
+    expect(m.phase).toEqual({ kind: 'turn', side: 'sente' });
   });
 
   it('gives the CPU its own view only, never a hidden kind', async () => {

@@ -42,6 +42,12 @@ export interface CpuMatchOptions {
   readonly thinkMs: number;
   /** The thinking indicator shows at least this long, so the CPU's move can be seen. */
   readonly minDelayMs: number;
+  /**
+   * Resolves once the boards show the player's move: the CPU's answer waits for it (at most
+   * `SETTLE_CAP_MS`), so that the turn does not come back while the 3D board still plays out the
+   * player's battle and holds the answer back.
+   */
+  readonly boardsSettled?: (() => Promise<void>) | undefined;
   /** Milliseconds from any origin (defaults to `performance.now`). */
   readonly now?: () => number;
   /** Waits `ms` milliseconds (defaults to `setTimeout`). */
@@ -69,6 +75,9 @@ function markThink(level: CpuLevel, thinkMs: number, totalMs: number): void {
 }
 
 const defaultSleep = (ms: number): Promise<void> => new Promise((ok) => setTimeout(ok, ms));
+
+/** The longest the CPU's answer waits for the boards (a battle plays out in under a second). */
+export const SETTLE_CAP_MS = 3000;
 
 export class CpuMatch implements Match {
   readonly human: Side;
@@ -321,6 +330,8 @@ export class CpuMatch implements Match {
         const answeredMs = this.now() - started;
         const rest = this.options.minDelayMs - answeredMs;
         if (rest > 0) await this.sleep(rest);
+        const settled = this.options.boardsSettled;
+        if (settled !== undefined) await Promise.race([settled(), this.sleep(SETTLE_CAP_MS)]);
         if (epoch !== this.epoch || this.game !== game) return;
         this.thinkTimes.push(mv.thinkMs);
         markThink(this.options.level, mv.thinkMs, answeredMs);

@@ -33,6 +33,7 @@ function cpuMode(
         thinkMs: THINK_MS[level],
         minDelayMs: MIN_DELAY_MS,
         startWith: ctx.startWith,
+        boardsSettled: ctx.boardsSettled,
         onEnd: (status) => {
           const outcome = outcomeFor(human, status);
           if (outcome !== null) ctx.results.add(id, outcome);

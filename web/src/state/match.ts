@@ -91,6 +91,8 @@ export interface MatchContext {
   readonly random: () => number;
   /** An arrangement the player was making in another mode, to set up from instead of a new one. */
   readonly startWith?: CarriedArrangement;
+  /** Resolves once every board shows the last move (see `BoardView.settled`). */
+  readonly boardsSettled?: () => Promise<void>;
 }
 
 /** An arrangement as its side placed it (carried to the other side if the new mode needs that). */
