@@ -174,6 +174,10 @@ describe('the game page with its 3D board', () => {
     // an empty square redraws its destination too. Hot seat: the curtain and the other side.
     let checkedBoth = false;
     let checkedGote = false;
+    // Every shader is built before the first pick (building the highlights' at that moment stalled
+    // a slow GPU for most of a second): picks, moves and battles need no new one.
+    const programs = () => page.evaluate(() => window.gunjinBoard3D.renderer.info.programs.length);
+    const programsAtStart = await programs();
     for (let ply = 0; ply < 12 && !checkedBoth; ply++) {
       const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
       assert.ok(moves.length > 0, 'a legal move exists');
@@ -223,6 +227,7 @@ describe('the game page with its 3D board', () => {
       }
     }
     assert.ok(checkedBoth, 'a move into an empty square was played on the 3D board');
+    assert.equal(await programs(), programsAtStart, 'no shader was built during play');
     assert.ok(checkedGote, "gote's turn came");
 
     const { leaks, states } = await leaksToBoard(page);

@@ -17,6 +17,7 @@ import {
   CircleGeometry,
   Color,
   DirectionalLight,
+  Group,
   HemisphereLight,
   Mesh,
   MeshBasicMaterial,
@@ -264,7 +265,24 @@ export class Board3D {
 
     this.sizeCanvas();
     this.placeCamera();
+    this.warmUp();
     this.invalidate();
+  }
+
+  /**
+   * Builds the shaders of the highlights and the battle flash now: built at the first pick, they
+   * stalled the page for up to a second on a slow GPU, just as the player picked a piece.
+   */
+  private warmUp(): void {
+    const samples = new Group();
+    samples.add(...this.markers.samples());
+    this.scene.add(samples);
+    try {
+      this.renderer.compile(this.scene, this.camera);
+    } catch {
+      // Only an early start: the first frames build whatever is left.
+    }
+    this.scene.remove(samples);
   }
 
   // ---- public API ------------------------------------------------------------------------

@@ -92,6 +92,11 @@ export class Markers {
     }
   }
 
+  /** One mesh of each highlight's material, for the renderer to build their shaders ahead. */
+  samples(): Mesh[] {
+    return Object.values(this.materials).map((m) => new Mesh(this.dot, m));
+  }
+
   dispose(): void {
     this.root.clear();
     this.geometries.forEach((g) => g.dispose());
