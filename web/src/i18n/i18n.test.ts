@@ -141,6 +141,9 @@ describe('language choice', () => {
     i18n.setLang('en');
     expect(offer(180)).toBe('Your friend has been away for 3 min.');
     expect(offer(90)).toBe('Your friend has been away for 90 s.');
+    // How long by now (the server counts the seconds): whole minutes past two.
+    expect(offer(121)).toBe('Your friend has been away for 2 min.');
+    expect(offer(25 * 60 + 121)).toBe('Your friend has been away for 27 min.');
   });
 });
 

@@ -158,8 +158,10 @@ export class I18n {
   }
 
   /** A span of time in words: whole minutes as minutes, anything else as seconds. */
+  /** Seconds up to two minutes (and whole minutes), else whole minutes elapsed: 121 s is 2 min. */
   duration(seconds: number): string {
     const s = Math.max(0, Math.round(seconds));
-    return s >= 60 && s % 60 === 0 ? this.t('durationMinutes', { n: s / 60 }) : this.t('durationSeconds', { n: s });
+    const minutes = s >= 120 || (s >= 60 && s % 60 === 0);
+    return minutes ? this.t('durationMinutes', { n: Math.floor(s / 60) }) : this.t('durationSeconds', { n: s });
   }
 }
