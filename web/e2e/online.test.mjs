@@ -66,6 +66,15 @@ async function nextMover(a, b, timeout = 20_000) {
   throw new Error('neither player got the turn');
 }
 
+/** Keeps everything the page's live region says from now on, in `window.liveSaid`. */
+async function recordLive(page) {
+  await page.evaluate(() => {
+    window.liveSaid = [];
+    const live = document.querySelector('.live');
+    new MutationObserver(() => window.liveSaid.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+  });
+}
+
 describe('play a friend by URL', () => {
   it('two browsers play a whole game to its natural end; a refresh resumes; a third visitor is turned away; nothing hidden reaches a player', async () => {
     const { host, guest, url } = await roomWithFriend();
@@ -215,11 +224,7 @@ describe('play a friend by URL', () => {
 
     // What the host hears while the friend comes: that the friend is here, never that the friend
     // (seated a moment before its page connects) is disconnected.
-    await host.evaluate(() => {
-      window.liveSaid = [];
-      const live = document.querySelector('.live');
-      new MutationObserver(() => window.liveSaid.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
-    });
+    await recordLive(host);
     // The friend can join with the keyboard alone: the focus waits on "Join".
     const guest = await openOnlinePage(browser, url);
     await guest.waitForSelector('[data-focus-key="online-join"]');
@@ -407,13 +412,7 @@ describe('play a friend by URL', () => {
       }
       assert.equal(await logLength(guest), plies, 'both pages show every move before the kill');
       // Everything the live region says from here on.
-      for (const page of [host, guest]) {
-        await page.evaluate(() => {
-          window.liveSaid = [];
-          const live = document.querySelector('.live');
-          new MutationObserver(() => window.liveSaid.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
-        });
-      }
+      for (const page of [host, guest]) await recordLive(page);
       await own.kill();
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="waiting"]');

@@ -157,8 +157,10 @@ export class I18n {
     return parts.join(this.current === 'ja' ? '' : ' ');
   }
 
-  /** A span of time in words: whole minutes as minutes, anything else as seconds. */
-  /** Seconds up to two minutes (and whole minutes), else whole minutes elapsed: 121 s is 2 min. */
+  /**
+   * A span of time in words: whole minutes as minutes, other spans under two minutes as seconds,
+   * longer ones as the whole minutes elapsed (121 s is 2 min).
+   */
   duration(seconds: number): string {
     const s = Math.max(0, Math.round(seconds));
     const minutes = s >= 120 || (s >= 60 && s % 60 === 0);
