@@ -102,7 +102,9 @@ export async function focusedName(page) {
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el) return '';
-    return (el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
+    const by = el.getAttribute('aria-labelledby');
+    const named = by === null ? null : by.split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+    return (named ?? el.getAttribute('aria-label') ?? el.textContent ?? '').trim();
   });
 }
 

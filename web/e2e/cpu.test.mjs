@@ -73,10 +73,14 @@ describe('playing the CPU', () => {
     // No curtain: the human arranges at once, with the focus on the board.
     assert.equal(await phase(page), 'setup');
     assert.match(await focusedName(page), /^[a-f]\d, your /);
+    // What to do now is said, not only shown.
+    assert.match(await page.textContent('.live'), /^Sente: arrange your pieces\. /);
     assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
     await tabTo(page, 'Confirm this arrangement');
     await page.keyboard.press('Enter');
     assert.equal(await waitForHuman(page), 'turn');
+    // One player on this page: the turn is announced as theirs.
+    assert.match(await page.textContent('.live'), /Your move \(Sente\)\.$/);
 
     let rng = 4242;
     const random = (n) => {
@@ -131,6 +135,9 @@ describe('playing the CPU', () => {
     assert.ok(cpuReports > 0, "the CPU's moves were announced");
     const result = (await page.textContent('.result-text')).trim();
     assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    // The result is announced once: the box that takes the focus is named by its heading only.
+    assert.ok((await page.textContent('.live')).includes(result), 'the result is announced');
+    assert.equal(await focusedName(page), 'Game over');
     // At the end everything is revealed.
     assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);
     const goteLeft = await page.$$eval('.cell.gote[data-kind]', (els) => els.length);
@@ -153,6 +160,9 @@ describe('playing the CPU', () => {
     await tabTo(page, 'Play again');
     await page.keyboard.press('Enter');
     assert.equal(await phase(page), 'setup');
+    // A new game has begun: the keyboard is on the board and the player is told to arrange.
+    assert.match(await focusedName(page), /^[a-f]\d, your /);
+    assert.match(await page.textContent('.live'), /^Sente: arrange your pieces\. /);
     assert.equal(await page.$$eval('.cell.gote', (els) => els.length), 0);
     assert.equal(await page.$$eval('.cell[data-kind]', (els) => els.length), 23);
     await tabTo(page, 'Confirm this arrangement');
@@ -185,11 +195,17 @@ describe('playing the CPU', () => {
     // A piece that cannot move says so where a sighted player looks, not only to a screen reader.
     await page.click('.cell.own[data-kind="mine"]');
     assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
+    // It is not held: a second press says the same again rather than "choice cleared".
+    assert.equal(await page.$$eval('.cell.selected', (els) => els.length), 0);
     await page.click('.cell.own[data-kind="mine"]');
+    assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
+    // A press on an enemy piece with nothing chosen clears the notice and says what to do.
+    await page.click('.cell.enemy');
     assert.equal(await page.textContent('[data-notice]'), '');
+    assert.equal(await page.textContent('.live'), 'First choose one of your pieces to move.');
     const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
     assert.ok(log > 0);
-    assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) → (cd[18]|[a-f]\d)\./);
+    assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) to (cd[18]|[a-f]\d)\./);
     assert.match(await page.textContent('.log-box summary'), /[(（]1[)）]/);
     // The record numbers each ply once: its text does, the list shows no marker of its own.
     const line = await page.$eval('.log li', (li) => ({ text: li.textContent, marker: getComputedStyle(li).listStyleType }));
@@ -278,7 +294,7 @@ describe('playing the CPU', () => {
       assert.equal(await page.evaluate(() => scrollY), 0, 'the CPU’s answer scrolled the page');
       const lines = await strip();
       assert.equal(lines[0]?.text, 'Sente to move');
-      assert.ok(lines.some((l) => l.text === `You moved ${from} → ${to}.`), JSON.stringify(lines));
+      assert.ok(lines.some((l) => l.text === `You moved ${from} to ${to}.`), JSON.stringify(lines));
       assert.ok(lines.some((l) => /^The enemy moved /.test(l.text)), JSON.stringify(lines));
       // Painted by CSS from the attribute: the page's text holds each message once.
       assert.ok(lines.every((l) => l.shown === JSON.stringify(l.text)), JSON.stringify(lines));
@@ -343,15 +359,15 @@ describe('playing the CPU', () => {
     await page.click('.mode-button[data-mode="cpu-beginner"]');
     await page.click('[data-focus-key="confirm"]');
     assert.equal(await waitForHuman(page), 'turn');
-    // The game's start is told: whose move it is.
-    assert.match(await page.textContent('.live'), /Sente to move/);
+    // The game's start is told: whose move it is, as the player's own.
+    assert.match(await page.textContent('.live'), /Your move \(Sente\)\./);
     const live = () => page.$eval('.live', (el) => el.textContent ?? '');
     for (let i = 0; i < 2 && (await phase(page)) === 'turn'; i++) {
       const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[i];
       await page.click(`.cell[data-square="${from}"]`);
       await page.click(`.cell[data-square="${to}"]`);
       const mine = await live();
-      assert.match(mine, new RegExp(`You moved ${from} → ${to}\\.`));
+      assert.match(mine, new RegExp(`You moved ${from} to ${to}\\.`));
       if ((await phase(page)) === 'waiting') {
         // While the CPU thinks the player reads the record: its answer leaves the focus there.
         await page.focus('[data-focus-key="log"]');
@@ -366,10 +382,12 @@ describe('playing the CPU', () => {
       assert.doesNotMatch(answer, /You moved/, 'the player’s own move told again with the answer');
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log');
     }
-    // The side panel is a named landmark; the result is told by the live region alone.
+    // The side panel is a named landmark; the result is told by the live region, and the box
+    // holding it is named by its heading alone, so a reader does not say it a second time.
     assert.equal(await page.getAttribute('aside.panel', 'aria-label'), 'Game panel');
     await page.click('[data-focus-key="resign"]');
-    assert.equal(await page.$('.result[role]'), null);
+    assert.equal(await page.getAttribute('.result', 'role'), 'group');
+    assert.equal(await page.textContent(`#${await page.getAttribute('.result', 'aria-labelledby')}`), 'Game over');
     await page.close();
   });
 
@@ -385,7 +403,7 @@ describe('playing the CPU', () => {
       pick: (i) => i * 5,
       thinking: /AI가 생각하는 중/,
       afterAnswer: async () => {
-        const moved = (await page.textContent('.reports')).match(/상대가 (?:cd[18]|[a-f]\d) → (?:cd|[a-f])(\d)(으로|로) 두었습니다\./);
+        const moved = (await page.textContent('.reports')).match(/상대가 (?:cd[18]|[a-f]\d)에서 (?:cd|[a-f])(\d)(으로|로) 두었습니다\./);
         assert.ok(moved !== null, 'the CPU move is reported in Korean');
         assert.equal((await page.textContent('.panel h2')).trim(), '선공 차례');
         // The row is read 일 이 삼 사 오 육 칠 팔: 삼 and 육 take 으로.

@@ -127,7 +127,7 @@ describe('one device, two players', () => {
       await pressSquare(page, to);
       plies++;
       const live = await page.textContent('.live');
-      assert.match(live, new RegExp(`You moved ${from} → ${to}`));
+      assert.match(live, new RegExp(`You moved ${from} to ${to}`));
       if (/ won \(| lost \(| both removed/.test(live)) battles++;
       if ((await phase(page)) === 'over') break;
       assert.equal(await focusedName(page), 'Hand over');
@@ -638,6 +638,12 @@ describe('panel and page', () => {
     const dialog = await page.locator('dialog[open]').boundingBox();
     assert.ok(box.y >= head.y + head.height && box.y + box.height <= dialog.y + dialog.height, 'the source is in view');
     assert.equal(await page.$$eval('dialog[open]', (d) => d.length), 1);
+    await page.waitForFunction(() => document.activeElement?.id === 'help-source-10');
+    // From the contents with the keyboard: the focus goes to the section's heading, in the dialog.
+    await page.focus('.help-toc a[href="#help-faq"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'help-faq-title');
+    assert.ok(await page.evaluate(() => document.querySelector('dialog[open]').contains(document.activeElement)));
     await page.screenshot({ path: '/tmp/help-cite.png' });
     await page.click('dialog .close');
     await page.waitForSelector('dialog', { state: 'detached' });

@@ -129,6 +129,8 @@ export class App {
   private battleTable: BattleTable | null = null;
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
+  /** The result of the game on screen has been announced (the result box, focused, does not repeat it). */
+  private resultSaid = false;
   /** Reports already announced (the player's own move), so the opponent's answer adds only its own. */
   private spoken: ReadonlySet<Report> = new Set();
   /**
@@ -380,10 +382,17 @@ export class App {
         // ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
         if (picked !== square) this.note((t) => t.t('unchosen'));
         else this.say(this.i18n.t('unchosen'));
+      } else if (ev.type === 'ignored') {
+        // An empty square or an enemy piece with nothing chosen: a screen-reader user hears why
+        // nothing happened (a sighted one sees it).
+        this.say(this.i18n.t('pickOwnFirst'));
       } else if (ev.type === 'moved') {
         this.spoken = new Set(ev.reports);
         const lines = ev.reports.map((r) => this.reportText(r));
-        if (ev.status.state !== 'ongoing') lines.push(...this.resultLines(ev.status, ev.ply.side));
+        if (ev.status.state !== 'ongoing') {
+          lines.push(...this.resultLines(ev.status, ev.ply.side));
+          this.resultSaid = true;
+        }
         this.say(this.i18n.sentences(lines));
       }
     } else if (p.kind === 'waiting') {
@@ -426,6 +435,12 @@ export class App {
     this.say(message(this.i18n));
   }
 
+  /** Whose move it is, as said aloud: "your move" where the page has one player, the side where two share it. */
+  private turnSpoken(side: Side): string {
+    const t = this.i18n;
+    return this.mode?.id === 'local' ? t.t('turnTitle', { side: t.side(side) }) : t.t('yourTurnSpoken', { side: t.side(side) });
+  }
+
   /** Announces text in the live region. */
   private say(text: string): void {
     this.live.textContent = text;
@@ -457,11 +472,19 @@ export class App {
     const phaseChanged = phaseKey !== this.lastPhaseKey;
     const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
     const wasArranging = this.lastPhaseKey.startsWith('setup:') || this.lastPhaseKey.startsWith('turn-curtain:');
+    const wasOver = this.lastPhaseKey.startsWith('over:');
     this.lastPhaseKey = phaseKey;
+    if (match?.phase.kind !== 'over') this.resultSaid = false;
     if (phaseChanged) {
       if (match?.phase.kind !== 'setup') this.notice = null;
       const why = match?.phase.kind === 'setup' ? match.phase.note : undefined;
-      if (why !== undefined) this.note((t) => t.t(why), 'warn');
+      if (why !== undefined) this.notice = { message: (t) => t.t(why), tone: 'warn' };
+      if (match?.phase.kind === 'setup' && match.viewer !== null) {
+        // A game begins (a mode chosen, "play again", a rematch, the curtain lifted): what to do
+        // now, as the panel's heading says it, and why the board looks as it does.
+        const side = t.side(match.phase.side);
+        this.say(t.sentences([t.t('setupTitle', { side }), t.t('setupHint'), why === undefined ? '' : t.t(why)]));
+      }
     }
 
     this.listen(match);
@@ -489,14 +512,23 @@ export class App {
       // The opponent has answered on its own: tell what happened (the player's own move was
       // told when it was played).
       const lines = match.reports.filter((r) => !this.spoken.has(r)).map((r) => this.reportText(r));
-      if (match.phase.kind === 'over') lines.push(...this.resultLines(match.phase.status, match.phase.side));
-      if (match.phase.kind === 'turn') lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
+      if (match.phase.kind === 'over') {
+        lines.push(...this.resultLines(match.phase.status, match.phase.side));
+        this.resultSaid = true;
+      }
+      if (match.phase.kind === 'turn') lines.push(this.turnSpoken(match.phase.side));
       this.say(this.i18n.sentences(lines));
+    }
+    if (phaseChanged && match !== null && match.viewer !== null && match.phase.kind === 'over' && !this.resultSaid) {
+      // Ended by neither this player's move nor an answer awaited (a friend resigning during
+      // this player's turn): the result box takes the focus named by its heading alone.
+      this.say(t.sentences(this.resultLines(match.phase.status, match.phase.side)));
+      this.resultSaid = true;
     }
     if (phaseChanged && wasArranging && match !== null && match.viewer !== null && match.phase.kind === 'turn') {
       // The game starts, or the curtain lifts: whose move it is, after what the opponent did.
       const lines = match.reports.map((r) => this.reportText(r));
-      lines.push(t.t('turnTitle', { side: t.side(match.phase.side) }));
+      lines.push(this.turnSpoken(match.phase.side));
       this.say(this.i18n.sentences(lines));
     }
     if (phaseChanged && match !== null && match.viewer === null) {
@@ -512,7 +544,9 @@ export class App {
     const stay = focusKey === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
     const stayDisabled = stay instanceof HTMLButtonElement && stay.disabled;
     const curtained = match !== null && match.viewer === null && match.phase.kind.endsWith('curtain');
-    if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled)) {
+    // After a finished game the buttons stay where they were, but a new game has begun: the
+    // keyboard goes to the board, as it does when a mode is chosen.
+    if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled || wasOver)) {
       this.focusForPhase(match?.phase ?? null);
     } else if (stay !== null && !stayDisabled) {
       // Back on the control redrawn in its place. When the phase changed, this is a player reading
@@ -873,7 +907,10 @@ export class App {
   private resignButton(match: Match): Node {
     return button(this.i18n.t('resign'), () => {
       const status = match.resign();
-      if (status !== null) this.say(this.i18n.sentences(this.resultLines(status, match.phase.side)));
+      if (status !== null) {
+        this.say(this.i18n.sentences(this.resultLines(status, match.phase.side)));
+        this.resultSaid = true;
+      }
       this.update();
     }, { key: 'resign', class: 'btn danger wide', disabled: !match.canResign });
   }
@@ -935,8 +972,10 @@ export class App {
       case 'over': {
         const view = match.view(p.side);
         const verdict = this.verdictHere(p.status, p.side);
-        const result = h('div', { class: 'result', attrs: { tabindex: '-1' } },
-          h('h2', { text: t.t('overTitle') }),
+        // Focused when the game ends: named by its heading alone, since the verdict below it was
+        // just announced and a reader would otherwise say it twice.
+        const result = h('div', { class: 'result', attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'result-title' } },
+          h('h2', { text: t.t('overTitle'), attrs: { id: 'result-title' } }),
           verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
           h('p', { class: 'result-text', text: this.statusText(p.status) }),
           h('p', { class: 'hint', text: t.t('revealedNote') }),
@@ -1298,12 +1337,13 @@ export class App {
     const t = this.i18n;
     const body = h('div', { class: 'help-body', text: t.t('helpLoading') });
     const dialog = this.openDialog(t.t('help'), body, 'help');
-    const [{ helpContent }, { renderHelp }] = await Promise.all([import('./help/content'), import('./help/render')]);
+    const [{ helpContent }, { renderHelp, followInPageLink }] = await Promise.all([import('./help/content'), import('./help/render')]);
     if (this.dialog !== dialog) return;
     const doc = helpContent[t.lang];
     const heading = dialog.querySelector('h2');
     if (heading !== null) heading.textContent = doc.title;
     renderHelp(doc, body, { newTab: t.t('helpNewTab'), cite: t.t('helpCite'), cites: t.t('helpCites') });
+    body.addEventListener('click', (event) => followInPageLink(body, event));
   }
 
   // ---- lifecycle -----------------------------------------------------------------------------

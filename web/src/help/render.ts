@@ -42,6 +42,22 @@ export function renderHelp(doc: HelpDocument, container: HTMLElement, text: Help
   }
 }
 
+/**
+ * A contents or citation link takes the keyboard to what it names (a section's heading, a
+ * source), not only the view: left to the browser, the focus fell to the page behind the dialog.
+ * The browser still follows the link (the scroll, `:target`); the focus moves once it has.
+ */
+export function followInPageLink(container: HTMLElement, event: MouseEvent): void {
+  const link = event.target instanceof Element ? event.target.closest('a') : null;
+  const href = link?.getAttribute('href');
+  if (href === null || href === undefined || !href.startsWith('#')) return;
+  const target = container.ownerDocument.getElementById(href.slice(1));
+  if (target === null || !container.contains(target)) return;
+  const place = target.querySelector<HTMLElement>(':scope > h2, :scope > h3') ?? target;
+  if (!place.hasAttribute('tabindex')) place.setAttribute('tabindex', '-1');
+  setTimeout(() => place.focus({ preventScroll: true }), 0);
+}
+
 function make<K extends keyof HTMLElementTagNameMap>(
   d: Document,
   tag: K,

@@ -280,6 +280,14 @@ describe('pressOnTurn', () => {
     expect(press(null, 'b5')).toEqual({ next: null, result: { type: 'ignored' } });
   });
 
+  it('reports a piece that cannot move without holding it, so a second press reports it again', () => {
+    const stuck = { moves: [], attacks: [] };
+    expect(press(null, 'b3')).toEqual({ next: null, result: { type: 'selected', square: 'b3', destinations: stuck } });
+    // Held before, the spy is let go of in favour of the stuck piece, which is not held either.
+    const spy = { square: 'c3', destinations: spyGoes };
+    expect(press(spy, 'b3')).toEqual({ next: null, result: { type: 'selected', square: 'b3', destinations: stuck } });
+  });
+
   it('lets go on the selected piece or elsewhere, and ignores a press with nothing selected', () => {
     expect(press(selected, 'b3')).toEqual({ next: null, result: { type: 'deselected' } });
     expect(press(selected, 'f6')).toEqual({ next: null, result: { type: 'deselected' } });

@@ -123,8 +123,8 @@ export type PressResult =
 
 /**
  * The one rule of pressing, shared by every mode: a destination of the selected piece moves it,
- * another own piece is selected instead, anything else lets go of the selection. Returns the
- * selection after the press (none once a move is asked for).
+ * another own piece is selected instead (unless it cannot move), anything else lets go of the
+ * selection. Returns the selection after the press (none once a move is asked for).
  */
 export function pressOnTurn(
   view: View,
@@ -141,7 +141,10 @@ export function pressOnTurn(
   const piece = view.pieces[square];
   if (piece !== undefined && piece.side === view.side && selection?.square !== square) {
     const destinations = destinationsOf(square);
-    return { next: { square, destinations }, result: { type: 'selected', square, destinations } };
+    // A piece with nowhere to go (a mine, the flag, one boxed in) is reported but not held: held,
+    // the next press on it would only "let go" of a choice that never was one.
+    const movable = destinations.moves.length + destinations.attacks.length > 0;
+    return { next: movable ? { square, destinations } : null, result: { type: 'selected', square, destinations } };
   }
   return { next: null, result: selection === null ? { type: 'ignored' } : { type: 'deselected' } };
 }

@@ -20,8 +20,9 @@ export function renderTable(table: BattleTable, i18n: I18n): HTMLElement {
       const outcome = table.outcomes[i]?.[j];
       if (outcome === undefined) return;
       row.append(
-        h('td', { class: `o-${outcome}`, attrs: { title: `${i18n.kind(a)} → ${i18n.kind(d)}: ${word[outcome]}` } },
-          h('span', { text: MARK[outcome], attrs: { 'aria-hidden': 'true' } }),
+        // The hover tip sits on the mark a screen reader skips: it reads the word and the headers.
+        h('td', { class: `o-${outcome}` },
+          h('span', { text: MARK[outcome], attrs: { 'aria-hidden': 'true', title: `${i18n.kind(a)} → ${i18n.kind(d)}: ${word[outcome]}` } }),
           h('span', { class: 'sr-only', text: word[outcome] }),
         ),
       );
