@@ -325,6 +325,18 @@ describe('one device, two players', () => {
     assert.equal(await page.evaluate(() => document.querySelector('.log-box').open), true, 'the record stays open');
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log-2');
     assert.equal((await page.textContent('.review-at')).trim(), `Move 2 of ${played.length}`);
+    // The record is one Tab stop, the line shown; the arrow keys, Home and End go along it.
+    assert.deepEqual(await page.$$eval('.log-jump', (els) => els.filter((b) => b.tabIndex === 0).map((b) => b.dataset.focusKey)), ['log-2']);
+    await page.keyboard.press('ArrowDown');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log-3');
+    await page.keyboard.press('End');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), `log-${played.length}`);
+    await page.keyboard.press('Home');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log-1');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '2', 'moving along the record shows nothing yet');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '1');
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log-1');
 
     await page.click('[data-focus-key="review-last"]');
     assert.deepEqual(await board(), end, 'the end is the board as the game finished');

@@ -1208,9 +1208,16 @@ export class App {
       const text = t.t(ply.battle === null ? 'plyLine' : 'plyBattle', params);
       // After the end each line also sets the review to the position after that move.
       const jump = review === null ? null : button(text, () => this.reviewTo(review, i + 1), { key: `log-${i + 1}`, class: 'log-jump' });
-      if (jump !== null && review?.at === i + 1) jump.setAttribute('aria-current', 'step');
+      if (jump !== null) {
+        if (review?.at === i + 1) jump.setAttribute('aria-current', 'step');
+        // One Tab stop for the whole record (the move shown, else the last): the arrow keys go
+        // through its lines, so the keys after it are not a hundred presses away.
+        const stop = review !== null && (review.at >= 1 ? review.at === i + 1 : i === history.length - 1);
+        jump.tabIndex = stop ? 0 : -1;
+      }
       list.append(jump === null ? h('li', { text }) : h('li', {}, jump));
     });
+    if (review !== null) list.addEventListener('keydown', (event) => this.stepThroughRecord(list, event));
     const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }), attrs: { 'data-focus-key': 'log' } }), list);
     // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
     box.open = this.logOpen;
@@ -1229,6 +1236,23 @@ export class App {
       if (inner.top < outer.top || inner.bottom > outer.bottom) list.scrollTop += inner.top - outer.top - (outer.height - inner.height) / 2;
     });
     return box;
+  }
+
+  /** Up and down (Home, End) move the keyboard along the record's lines; Enter shows one. */
+  private stepThroughRecord(list: HTMLElement, event: KeyboardEvent): void {
+    const lines = [...list.querySelectorAll<HTMLButtonElement>('.log-jump')];
+    const at = lines.indexOf(event.target as HTMLButtonElement);
+    if (at < 0) return;
+    const to =
+      event.key === 'ArrowDown' ? Math.min(at + 1, lines.length - 1)
+      : event.key === 'ArrowUp' ? Math.max(at - 1, 0)
+      : event.key === 'Home' ? 0
+      : event.key === 'End' ? lines.length - 1
+      : null;
+    if (to === null) return;
+    event.preventDefault();
+    for (const [i, line] of lines.entries()) line.tabIndex = i === to ? 0 : -1;
+    lines[to]?.focus();
   }
 
   private reportText(r: Report): string {
