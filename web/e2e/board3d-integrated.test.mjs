@@ -246,6 +246,29 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
+  it('brings the grid square that takes the focus into view for a keyboard player, not a pointer one', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 1280, height: 800 } });
+    assert.equal(await board3d(page), 'on');
+    const focusedInView = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        const box = el.getBoundingClientRect();
+        return el.classList.contains('cell') && box.top >= 0 && box.bottom <= window.innerHeight;
+      });
+    // With the mouse: the player looks at the 3D board, and the page stays where it is.
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    assert.equal(await phase(page), 'setup');
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    assert.equal(await focusedInView(), false, 'the grid starts below the screen at this size');
+    // With the keys: the focus is where the player can see it.
+    await page.focus('[data-focus-key="confirm"]');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.waitForFunction(() => document.activeElement?.classList.contains('cell'));
+    assert.equal(await focusedInView(), true);
+    await page.close();
+  });
+
   it('leaves the keyboard on the button grid, and draws what the grid plays', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');

@@ -129,6 +129,8 @@ export class App {
   private battleTable: BattleTable | null = null;
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
+  /** The player's last action was a key, not a pointer. */
+  private keyboardLast = false;
   /** The result of the game on screen has been announced (the result box, focused, does not repeat it). */
   private resultSaid = false;
   /** Reports already announced (the player's own move), so the opponent's answer adds only its own. */
@@ -241,6 +243,15 @@ export class App {
     };
     document.addEventListener('keydown', onEscape);
     this.cleanups.push(() => document.removeEventListener('keydown', onEscape));
+    // Whether the player last acted with the keys or a pointer: see `focusBoard`.
+    const byKeys = (keys: boolean) => (): void => {
+      this.keyboardLast = keys;
+    };
+    for (const [type, keys] of [['keydown', true], ['pointerdown', false]] as const) {
+      const listener = byKeys(keys);
+      document.addEventListener(type, listener, { capture: true });
+      this.cleanups.push(() => document.removeEventListener(type, listener, { capture: true }));
+    }
     this.update();
   }
 
@@ -597,8 +608,17 @@ export class App {
       // Nobody is seated yet (a room still loading or inviting): its panel places the focus.
       else if (match.viewer === null) return;
       else if (phase.kind === 'over') this.panel.querySelector<HTMLElement>('.result')?.focus({ preventScroll: true });
-      else this.grid.focus(this.ownSquareToFocus(phase.side));
+      else this.focusBoard(phase.side);
     }, 0);
+  }
+
+  /**
+   * Puts the keyboard on the grid, at the player's square. A player using the keys is scrolled
+   * to it (with the 3D board above, the grid starts below the screen, and a focus out of sight
+   * is no focus); a player using a pointer watches the board and is not moved.
+   */
+  private focusBoard(side: Side): void {
+    this.grid.focus(this.ownSquareToFocus(side), this.keyboardLast);
   }
 
   private focusForPhase(phase: Phase | null): void {
@@ -613,7 +633,7 @@ export class App {
         break;
       case 'setup':
       case 'turn':
-        this.grid.focus(this.ownSquareToFocus(phase.side));
+        this.focusBoard(phase.side);
         break;
       case 'moved':
         this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus({ preventScroll: true });

@@ -299,6 +299,17 @@ pub enum ServerMsg<G: RefereeGame> {
 /// A frame that names a key twice is `bad_request` (JSON parsers would keep one of the two
 /// silently), except an `arrange` whose setup names a square twice: `invalid_setup`.
 pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
+    // A derived reader also takes a message's fields as an array (`["ping"]`, `["hello","…",0]`),
+    // which is no shape of ours: every message is an object.
+    if !text.trim_start().starts_with('{') {
+        return Err(match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            Ok(_) => (
+                ErrorCode::BadRequest,
+                r#"a message is a JSON object such as {"t":"ping"}"#.to_owned(),
+            ),
+            Err(e) => (ErrorCode::BadJson, e.to_string()),
+        });
+    }
     let msg = serde_json::from_str(text).map_err(|e| {
         if too_deep_but_json(text, &e) {
             return (
@@ -386,6 +397,17 @@ mod tests {
             Some(ErrorCode::BadRequest)
         );
         assert_eq!(code("[]"), Some(ErrorCode::BadRequest));
+        // A message's fields in an array are not a message, though a derived reader takes them.
+        assert_eq!(code(r#"["ping"]"#), Some(ErrorCode::BadRequest));
+        assert_eq!(code(r#"["hello","x",0]"#), Some(ErrorCode::BadRequest));
+        assert_eq!(
+            code(r#"["arrange",{"a1":"general"}]"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(code(r#" "ping" "#), Some(ErrorCode::BadRequest));
+        assert_eq!(code("42"), Some(ErrorCode::BadRequest));
+        assert_eq!(code("[[[["), Some(ErrorCode::BadJson));
+        assert_eq!(code(""), Some(ErrorCode::BadJson));
         // JSON nested deeper than the parser reads is still JSON, of no message's shape; the
         // same depth left unclosed is not JSON.
         let deep = format!(
