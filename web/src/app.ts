@@ -393,6 +393,8 @@ export class App {
         // ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
         if (picked !== square) this.note((t) => t.t('unchosen'));
         else this.say(this.i18n.t('unchosen'));
+      } else if (ev.type === 'unsent') {
+        this.note((t) => t.t('onlineMoveNotSent'), 'warn');
       } else if (ev.type === 'ignored') {
         // An empty square or an enemy piece with nothing chosen: a screen-reader user hears why
         // nothing happened (a sighted one sees it).

@@ -210,6 +210,8 @@ export const en = {
     'Press two of your squares one after the other to swap their pieces. The game starts when you both have confirmed.',
   onlineConfirm: 'Confirm and wait',
   onlineNotConnected: 'Not connected: wait for the connection to come back, then try again.',
+  onlineMoveNotSent: 'Not connected: the move was not sent. Play it again once the connection is back.',
+  onlineOpponentGone: 'Your friend is disconnected.',
   onlineWaitingTitle: 'Your arrangement is held',
   onlineQueued: 'Not connected: your arrangement goes to the server as soon as the connection is back. Until then you can still take it back.',
   onlineWaitingHint: 'The game starts as soon as your friend confirms theirs. Until then you may still change yours.',

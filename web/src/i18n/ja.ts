@@ -209,6 +209,8 @@ export const ja: Catalogue = {
   onlineSetupHint: '自分のマスを 2 つ続けて押すと駒が入れ替わります。2 人とも決定すると対局が始まります。',
   onlineConfirm: '決定して相手を待つ',
   onlineNotConnected: '接続されていません。接続が戻ってからもう一度押してください。',
+  onlineMoveNotSent: '接続されていないため、この手は送られていません。接続が戻ってから指し直してください。',
+  onlineOpponentGone: '友達の接続が切れています。',
   onlineWaitingTitle: '並べ方を決定しました',
   onlineQueued: '接続が切れています。並べ方は接続が戻りしだい送られます。それまでは並べ直しもできます。',
   onlineWaitingHint: '友達が並べ方を決定するとすぐに始まります。それまでは並べ直せます。',

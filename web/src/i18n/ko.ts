@@ -209,6 +209,8 @@ export const ko: Catalogue = {
   onlineSetupHint: '내 칸 두 개를 연달아 누르면 두 말의 자리가 바뀝니다. 두 사람이 모두 확정하면 게임이 시작됩니다.',
   onlineConfirm: '확정하고 상대 기다리기',
   onlineNotConnected: '연결되어 있지 않습니다. 연결이 돌아오면 다시 눌러 주세요.',
+  onlineMoveNotSent: '연결되어 있지 않아 이 수는 보내지지 않았습니다. 연결이 돌아오면 다시 두세요.',
+  onlineOpponentGone: '친구의 연결이 끊겼습니다.',
   onlineWaitingTitle: '배치를 확정했습니다',
   onlineQueued: '연결이 끊겨 있습니다. 배치는 연결이 돌아오는 대로 보내집니다. 그 전까지는 다시 배치할 수도 있습니다.',
   onlineWaitingHint: '친구가 배치를 확정하면 바로 시작합니다. 그때까지는 다시 배치할 수 있습니다.',

@@ -1,5 +1,12 @@
-/** Fakes for the online unit tests: a socket the test drives, timers the test fires. */
+/**
+ * Fakes for the online unit tests: a socket the test drives, timers the test fires, and a whole
+ * room environment (HTTP answers, sockets, seat storage) around a match.
+ */
+import { ArrangementStore } from '../state/setup';
+import { MemoryStorage, testEngine } from '../test-engine';
 import type { SocketLike, Timers } from './client';
+import { SeatStore, type HttpAnswer } from './lobby';
+import { OnlineMatch, type OnlineEnv } from './match';
 
 export class FakeSocket implements SocketLike {
   onopen: (() => void) | null = null;
@@ -69,3 +76,62 @@ export class FakeTimers implements Timers {
     }
   }
 }
+
+export const ROOM = 'AAAAAAAAAAAAAAAAAAAAAA';
+export const TOKEN = 't'.repeat(43);
+
+export interface Harness {
+  env: OnlineEnv;
+  sockets: FakeSocket[];
+  requests: string[];
+  address: (string | null)[];
+  storage: MemoryStorage;
+  answers: Map<string, HttpAnswer>;
+}
+
+export function harness(storage = new MemoryStorage()): Harness {
+  const sockets: FakeSocket[] = [];
+  const requests: string[] = [];
+  const address: (string | null)[] = [];
+  const answers = new Map<string, HttpAnswer>([
+    ['POST /api/rooms', { status: 201, body: { room: ROOM, seat: 'host', token: TOKEN } }],
+    [`GET /api/rooms/${ROOM}`, { status: 200, body: { room: ROOM, state: 'open' } }],
+    [`POST /api/rooms/${ROOM}/join`, { status: 200, body: { room: ROOM, seat: 'guest', token: TOKEN } }],
+  ]);
+  const env: OnlineEnv = {
+    http: (method, path) => {
+      requests.push(`${method} ${path}`);
+      const a = answers.get(`${method} ${path}`);
+      return a === undefined ? Promise.reject(new Error('offline')) : Promise.resolve(a);
+    },
+    socket: () => {
+      const s = new FakeSocket();
+      sockets.push(s);
+      return s;
+    },
+    timers: new FakeTimers(),
+    seats: new SeatStore(storage),
+    setAddress: (room) => address.push(room),
+  };
+  return { env, sockets, requests, address, storage, answers };
+}
+
+export function newMatch(h: Harness, room: string | null): OnlineMatch {
+  let seed = 7;
+  return new OnlineMatch(testEngine(), new ArrangementStore(h.storage, testEngine()), () => seed++, h.env, room);
+}
+
+export const flush = (): Promise<void> => new Promise((ok) => setTimeout(ok, 0));
+
+export const ROOM_SYNC = {
+  seat: 'host',
+  phase: 'arranging',
+  game: 1,
+  side: 'sente',
+  opponent: 'none',
+  you_ready: false,
+  opponent_ready: false,
+  rematch: { you: false, opponent: false },
+  cpu_offer: false,
+  cpu_offer_after_s: 120,
+};

@@ -1,70 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from '../state/board-state';
-import { ArrangementStore } from '../state/setup';
-import { FakeSocket, FakeTimers } from './fakes';
-import type { HttpAnswer } from './lobby';
+import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN } from './fakes';
+import { backoffMs } from './client';
 import { SeatStore } from './lobby';
-import { OnlineMatch, type OnlineEnv } from './match';
-
-const ROOM = 'AAAAAAAAAAAAAAAAAAAAAA';
-const TOKEN = 't'.repeat(43);
-
-interface Harness {
-  env: OnlineEnv;
-  sockets: FakeSocket[];
-  requests: string[];
-  address: (string | null)[];
-  storage: MemoryStorage;
-  answers: Map<string, HttpAnswer>;
-}
-
-function harness(storage = new MemoryStorage()): Harness {
-  const sockets: FakeSocket[] = [];
-  const requests: string[] = [];
-  const address: (string | null)[] = [];
-  const answers = new Map<string, HttpAnswer>([
-    ['POST /api/rooms', { status: 201, body: { room: ROOM, seat: 'host', token: TOKEN } }],
-    [`GET /api/rooms/${ROOM}`, { status: 200, body: { room: ROOM, state: 'open' } }],
-    [`POST /api/rooms/${ROOM}/join`, { status: 200, body: { room: ROOM, seat: 'guest', token: TOKEN } }],
-  ]);
-  const env: OnlineEnv = {
-    http: (method, path) => {
-      requests.push(`${method} ${path}`);
-      const a = answers.get(`${method} ${path}`);
-      return a === undefined ? Promise.reject(new Error('offline')) : Promise.resolve(a);
-    },
-    socket: () => {
-      const s = new FakeSocket();
-      sockets.push(s);
-      return s;
-    },
-    timers: new FakeTimers(),
-    seats: new SeatStore(storage),
-    setAddress: (room) => address.push(room),
-  };
-  return { env, sockets, requests, address, storage, answers };
-}
-
-function newMatch(h: Harness, room: string | null): OnlineMatch {
-  let seed = 7;
-  return new OnlineMatch(testEngine(), new ArrangementStore(h.storage, testEngine()), () => seed++, h.env, room);
-}
-
-const flush = (): Promise<void> => new Promise((ok) => setTimeout(ok, 0));
-
-const ROOM_SYNC = {
-  seat: 'host',
-  phase: 'arranging',
-  game: 1,
-  side: 'sente',
-  opponent: 'none',
-  you_ready: false,
-  opponent_ready: false,
-  rematch: { you: false, opponent: false },
-  cpu_offer: false,
-  cpu_offer_after_s: 120,
-};
 
 describe('OnlineMatch', () => {
   it('creates a room, keeps the token, shows the room in the address, and arranges at once', async () => {
@@ -195,11 +134,21 @@ describe('OnlineMatch', () => {
     expect(m.phase.kind).toBe('turn');
     expect(m.legalMoves()).toEqual([['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']]);
     expect(m.press('b3')).toEqual({ type: 'selected', square: 'b3', destinations: { moves: ['c3'], attacks: ['b4'] } });
+    // The connection drops: the move cannot go out, says so, and keeps its piece chosen.
+    s.close();
+    s.onclose?.({ code: 1006 });
+    expect(m.press('b4')).toEqual({ type: 'unsent' });
+    expect(m.selected?.square).toBe('b3');
+    expect(s.sent.filter((f) => f['t'] === 'move')).toEqual([]);
+    (h.env.timers as FakeTimers).fire(backoffMs(1));
+    h.sockets[1]!.open();
+    h.sockets[1]!.receive({ t: 'welcome', v: 5, seat: 'host' });
+    const back = h.sockets[1]!;
     expect(m.press('b4')).toEqual({ type: 'deselected' });
-    expect(s.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 5 });
+    expect(back.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 5 });
     expect(m.phase.kind).toBe('moved');
     expect(m.press('a3')).toEqual({ type: 'ignored' });
-    s.receive({ t: 'moved', v: 6, ply: { side: 'sente', from: 'b3', to: 'b4', battle: { square: 'b4', outcome: 'defender' } }, to_move: 'gote', status: { state: 'ongoing' } });
+    back.receive({ t: 'moved', v: 6, ply: { side: 'sente', from: 'b3', to: 'b4', battle: { square: 'b4', outcome: 'defender' } }, to_move: 'gote', status: { state: 'ongoing' } });
     expect(m.phase.kind).toBe('moved');
     expect(m.takeAnnouncements()).toEqual([[
       { type: 'moved', mine: true, from: 'b3', to: 'b4' },
@@ -265,8 +214,69 @@ describe('OnlineMatch', () => {
     const m = newMatch(h, ROOM);
     h.sockets[0]!.open();
     h.sockets[0]!.receive({ t: 'error', code: 'no_room', message: '' });
-    expect(m.connection?.kind).toBe('stopped');
     expect(new SeatStore(storage).load(ROOM)).toBeNull();
+    expect(m.stage).toEqual({ kind: 'invited', look: 'missing' });
+    expect(h.sockets[0]!.closed).toBe(true);
+    expect(h.sockets).toHaveLength(1);
+    m.dispose();
+  });
+
+  it('a room gone while the page slept takes the game off the screen: nothing left to play', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'host', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    const s = h.sockets[0]!;
+    s.open();
+    const view = {
+      side: 'sente',
+      to_move: 'sente',
+      plies_without_battle: 0,
+      status: { state: 'ongoing' },
+      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } },
+      removed: { own: [], enemy_count: 0 },
+      history: [],
+    };
+    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [['b3', 'b4']] } });
+    expect(m.phase.kind).toBe('turn');
+    // The laptop sleeps past the room's life; on waking the server no longer knows the room.
+    s.close();
+    s.onclose?.({ code: 1006 });
+    (h.env.timers as FakeTimers).fire(backoffMs(1));
+    const again = h.sockets[1]!;
+    again.open();
+    again.receive({ t: 'error', code: 'no_room', message: '' });
+    expect(m.stage).toEqual({ kind: 'invited', look: 'missing' });
+    expect(m.state).toBeNull();
+    expect(m.viewer).toBeNull();
+    expect(m.legalMoves()).toEqual([]);
+    expect(m.press('b3')).toEqual({ type: 'ignored' });
+    m.dispose();
+  });
+
+  it('a token the server refuses: forgotten, and the room shown as a visitor sees it', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ t: 'error', code: 'bad_token', message: '' });
+    expect(new SeatStore(storage).load(ROOM)).toBeNull();
+    await flush();
+    // Not "no such room": the room is there, with a seat to join.
+    expect(h.requests).toEqual([`GET /api/rooms/${ROOM}`]);
+    expect(m.stage).toEqual({ kind: 'invited', look: 'open' });
+    m.dispose();
+  });
+
+  it('a room closed while away is shown closed', async () => {
+    const storage = new MemoryStorage();
+    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
+    const h = harness(storage);
+    const m = newMatch(h, ROOM);
+    h.sockets[0]!.open();
+    h.sockets[0]!.receive({ t: 'error', code: 'room_closed', message: '' });
+    expect(m.stage).toEqual({ kind: 'invited', look: 'closed' });
     m.dispose();
   });
 

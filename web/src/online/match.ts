@@ -287,11 +287,17 @@ export class OnlineMatch implements Match {
     const s = this.state;
     if (s === null || s.view === null || this.phase.kind !== 'turn') return { type: 'ignored' };
     const view = s.view;
-    const { next, result } = pressOnTurn(view, this.selection, square, (sq) => destinationsFrom(view, s.legal, sq));
+    const held = this.selection;
+    const { next, result } = pressOnTurn(view, held, square, (sq) => destinationsFrom(view, s.legal, sq));
     this.selection = next;
     if (result.type !== 'play') return result;
-    // The server answers with the move (or an error); until then the page waits.
-    if (this.client?.move(result.from, result.to) ?? false) this.movePending = true;
+    // The server answers with the move (or an error); until then the page waits. A move that
+    // cannot go out keeps its piece chosen, to be played again once the connection is back.
+    if (!(this.client?.move(result.from, result.to) ?? false)) {
+      this.selection = held;
+      return { type: 'unsent' };
+    }
+    this.movePending = true;
     return { type: 'deselected' };
   }
 
@@ -324,9 +330,7 @@ export class OnlineMatch implements Match {
 
   dispose(): void {
     this.disposed = true;
-    this.offClient();
-    this.client?.dispose();
-    this.client = null;
+    this.dropClient();
     this.listeners.clear();
   }
 
@@ -431,11 +435,28 @@ export class OnlineMatch implements Match {
       if (s.view === null || s.phase !== 'playing') this.selection = null;
     }
     const err = c.lastError?.code;
-    if (err === 'bad_token' || err === 'no_room') {
-      // The seat is gone (the room expired): forget the token.
-      if (this.roomId !== null) this.env.seats.forget(this.roomId);
+    if (c.connection.kind === 'stopped' && (err === 'bad_token' || err === 'no_room' || err === 'room_closed')) {
+      // The seat is gone (a room that expired while this page slept, a token of another
+      // browser's): what stood on the screen is no game any more. Forget the token, and show the
+      // room as a visitor sees it: a token refused may still leave a seat to join.
+      if (this.roomId !== null && err !== 'room_closed') this.env.seats.forget(this.roomId);
+      this.dropClient();
+      if (err === 'bad_token') {
+        void this.look();
+        return;
+      }
+      this.stageNow = { kind: 'invited', look: err === 'no_room' ? 'missing' : 'closed' };
     }
     this.changed();
+  }
+
+  private dropClient(): void {
+    const client = this.client;
+    this.offClient();
+    this.offClient = () => {};
+    this.client = null;
+    this.selection = null;
+    client?.dispose();
   }
 
   private changed(): void {

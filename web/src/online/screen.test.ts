@@ -1,7 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { PanelKit } from '../app';
 import { I18n } from '../i18n';
 import { testEngine } from '../test-engine';
-import { failureText } from './screen';
+import { FakeSocket, flush, harness, newMatch, ROOM_SYNC } from './fakes';
+import type { OnlineMatch } from './match';
+import { announce, AWAY_GRACE_MS, failureText } from './screen';
 
 describe('failureText', () => {
   it('tells an unreachable server from a busy one and from one that answered with an error', () => {
@@ -12,5 +15,70 @@ describe('failureText', () => {
     // Any other code is the server's answer: named, so that it can be reported.
     expect(failureText(ja, 'internal')).toContain('internal');
     expect(failureText(ja, 'internal')).not.toBe(ja.t('onlineUnreachable'));
+  });
+});
+
+describe('announce', () => {
+  const view = {
+    side: 'sente',
+    to_move: 'gote',
+    plies_without_battle: 0,
+    status: { state: 'ongoing' },
+    pieces: { b3: { side: 'sente', kind: 'tank' }, b6: { side: 'gote' } },
+    removed: { own: [], enemy_count: 0 },
+    history: [],
+  };
+
+  async function playing(): Promise<{ match: OnlineMatch; socket: FakeSocket; said: string[]; kit: PanelKit; en: I18n }> {
+    const h = harness();
+    const match = newMatch(h, null);
+    await flush();
+    const socket = h.sockets[0]!;
+    socket.open();
+    socket.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [] } });
+    const said: string[] = [];
+    const en = new I18n(testEngine().kinds, undefined, ['en']);
+    const kit = { i18n: en, say: (text: string) => said.push(text), reportText: () => '' } as unknown as PanelKit;
+    announce(match, kit);
+    return { match, socket, said, kit, en };
+  }
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('says the friend is gone only once they stay away: a return within the grace is no news', async () => {
+    const { match, socket, said, kit, en } = await playing();
+    vi.useFakeTimers();
+    // A server restart: the friend is away for a few seconds, then back. Nothing is said.
+    socket.receive({ t: 'presence', opponent: 'away' });
+    announce(match, kit);
+    vi.advanceTimersByTime(AWAY_GRACE_MS / 2);
+    socket.receive({ t: 'presence', opponent: 'connected' });
+    announce(match, kit);
+    vi.advanceTimersByTime(AWAY_GRACE_MS);
+    expect(said).toEqual([]);
+    // Gone for good: said once the grace is over, and their return is news then.
+    socket.receive({ t: 'presence', opponent: 'away' });
+    announce(match, kit);
+    expect(said).toEqual([]);
+    vi.advanceTimersByTime(AWAY_GRACE_MS);
+    expect(said).toEqual([en.t('onlineOpponentAway')]);
+    socket.receive({ t: 'presence', opponent: 'connected' });
+    announce(match, kit);
+    expect(said).toEqual([en.t('onlineOpponentAway'), en.t('onlineOpponentConnected')]);
+    match.dispose();
+  });
+
+  it('after the game, a friend gone is only gone: nothing waits for them', async () => {
+    const { match, socket, said, kit, en } = await playing();
+    vi.useFakeTimers();
+    socket.receive({ t: 'ended', v: 6, status: { state: 'won', winner: 'sente', reason: 'resignation' }, view, setups: {} });
+    socket.receive({ t: 'presence', opponent: 'away' });
+    announce(match, kit);
+    vi.advanceTimersByTime(AWAY_GRACE_MS);
+    expect(said.at(-1)).toBe(en.t('onlineOpponentGone'));
+    expect(en.t('onlineOpponentGone')).not.toMatch(/wait/);
+    match.dispose();
   });
 });

@@ -55,9 +55,41 @@ interface Told {
   opponent: string | null;
   offer: boolean;
   rematchAsked: boolean;
+  /** The friend's absence was told (said gone, or the CPU offer), so their return is news. */
+  absenceTold: boolean;
+  /** The friend has been connected while this page watched: a first arrival is always news. */
+  met: boolean;
 }
 
 const told = new WeakMap<OnlineMatch, Told>();
+
+/**
+ * How long the friend must stay away before it is said. A server restart drops both players and
+ * the one back first sees the other away for a few seconds; so does a phone switching networks.
+ * The presence line shows it at once.
+ */
+export const AWAY_GRACE_MS = 10_000;
+const awayTimers = new WeakMap<OnlineMatch, ReturnType<typeof setTimeout>>();
+
+function awayText(t: PanelKit['i18n'], match: OnlineMatch): string {
+  const phase = match.state?.phase;
+  return t.t(phase === 'finished' || phase === 'closed' ? 'onlineOpponentGone' : 'onlineOpponentAway');
+}
+
+/** Says the friend is away once they have been for `AWAY_GRACE_MS`, unless they are back by then. */
+function sayAwayLater(match: OnlineMatch, kit: PanelKit): void {
+  clearTimeout(awayTimers.get(match));
+  awayTimers.set(
+    match,
+    setTimeout(() => {
+      awayTimers.delete(match);
+      const now = told.get(match);
+      if (now === undefined || now.opponent !== 'away' || match.state?.opponent !== 'away' || now.absenceTold) return;
+      told.set(match, { ...now, absenceTold: true });
+      kit.say(awayText(kit.i18n, match));
+    }, AWAY_GRACE_MS),
+  );
+}
 
 /**
  * Says in the live region what changed in the room since the last redraw: the friend's moves
@@ -65,20 +97,22 @@ const told = new WeakMap<OnlineMatch, Told>();
  * coming back, the CPU offer, a rematch request. The panel is redrawn often, so its own regions
  * would repeat or go unheard.
  */
-function announce(match: OnlineMatch, kit: PanelKit): void {
+export function announce(match: OnlineMatch, kit: PanelKit): void {
   const t = kit.i18n;
   const s = match.state;
   const lines: string[] = [];
   const moves = match.takeAnnouncements();
   for (const reports of moves) lines.push(...reports.map((r) => kit.reportText(r)));
   if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
-  const before = told.get(match) ?? { connection: null, lost: false, opponent: null, offer: false, rematchAsked: false };
+  const before = told.get(match) ?? { connection: null, lost: false, opponent: null, offer: false, rematchAsked: false, absenceTold: false, met: false };
   const now: Told = {
     connection: match.connection?.kind ?? null,
     lost: before.lost && match.connection?.kind !== 'open',
     opponent: s?.opponent ?? null,
     offer: s?.cpuOffer !== null && s?.cpuOffer !== undefined,
     rematchAsked: s?.rematch.opponent === true && !s.rematch.you,
+    absenceTold: before.absenceTold && s?.opponent !== 'connected',
+    met: before.met || s?.opponent === 'connected',
   };
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
@@ -96,12 +130,18 @@ function announce(match: OnlineMatch, kit: PanelKit): void {
     }
   }
   if (s !== null && before.opponent !== null && now.opponent !== before.opponent) {
-    if (now.opponent === 'connected') lines.push(t.t('onlineOpponentConnected'));
+    // Arrived, or back after their absence was told (a return within the grace is no news).
+    // The first time is news even if the friend was seated a moment before their page connected.
+    if (now.opponent === 'connected') {
+      clearTimeout(awayTimers.get(match));
+      if (!before.met || before.absenceTold) lines.push(t.t('onlineOpponentConnected'));
+    }
     // Lost, not a friend still on the way from the invitation (seated a moment before connecting).
-    else if (now.opponent === 'away' && before.opponent === 'connected') lines.push(t.t('onlineOpponentAway'));
+    else if (now.opponent === 'away' && before.opponent === 'connected') sayAwayLater(match, kit);
   }
   if (now.offer && !before.offer && s?.cpuOffer !== null && s?.cpuOffer !== undefined) {
     lines.push(t.t('onlineCpuOffer', { time: t.duration(s.cpuOffer) }));
+    now.absenceTold = true;
   }
   if (now.rematchAsked && !before.rematchAsked) lines.push(t.t('onlineRematchAsked'));
   told.set(match, now);
@@ -331,7 +371,16 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
   const presence =
     s === null || c?.kind !== 'open'
       ? null
-      : t.t(s.opponent === 'none' ? 'onlineOpponentNone' : s.opponent === 'connected' ? 'onlineOpponentConnected' : 'onlineOpponentAway');
+      : t.t(
+          s.opponent === 'none'
+            ? 'onlineOpponentNone'
+            : s.opponent === 'connected'
+              ? 'onlineOpponentConnected'
+              : // A finished game waits for nobody: only that the friend is gone.
+                s.phase === 'finished' || s.phase === 'closed'
+                ? 'onlineOpponentGone'
+                : 'onlineOpponentAway',
+        );
   return h(
     'div',
     // Not a live region: it is drawn anew at each redraw; `announce` says what changes.

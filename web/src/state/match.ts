@@ -39,6 +39,8 @@ export type TurnEvent =
   | { readonly type: 'ignored' }
   | { readonly type: 'selected'; readonly square: Square; readonly destinations: Destinations }
   | { readonly type: 'deselected' }
+  /** A move asked for that could not go out (online, with the connection down): nothing played. */
+  | { readonly type: 'unsent' }
   | { readonly type: 'moved'; readonly ply: Ply; readonly reports: readonly Report[]; readonly status: Status };
 
 /**
