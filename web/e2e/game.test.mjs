@@ -283,6 +283,11 @@ describe('one device, two players', () => {
 
     const reportsAtEnd = await page.$$eval('.reports li', (els) => els.length);
     assert.ok(reportsAtEnd > 0, 'the last move is reported');
+    // Two share the screen: the end names sides, not a "you" that would be whoever moved last.
+    const told = await page.$$eval('.reports li', (els) => els.map((el) => el.textContent));
+    assert.ok(told.every((line) => /^(Sente|Gote)(’s|'s)? /.test(line) && !/\bYour?\b/.test(line)), JSON.stringify(told));
+    const lossHeads = await page.$$eval('.removed h3', (els) => els.map((el) => el.textContent));
+    assert.deepEqual(lossHeads.sort(), ['Pieces removed Gote', 'Pieces removed Sente']);
     await page.click('[data-focus-key="review-first"]');
     assert.deepEqual(await board(), start, 'the start shows both arrangements face up');
     assert.equal(await page.$$eval('.reports li', (els) => els.length), 0, 'no report of the last move over an earlier board');

@@ -1003,13 +1003,16 @@ export class App {
           h('p', { class: 'hint', text: t.t('revealedNote') }),
           mode === null ? null : this.recordEl(mode),
         );
-        out.push(result, this.reportsEl(match.reports));
+        // Two players share the screen: once the game is over, "you" would name whoever moved
+        // last, so the last moves and the losses are told by side.
+        const shared = mode?.id === 'local';
+        out.push(result, this.reportsEl(match.reports, shared ? p.side : undefined));
         if (view !== null) {
           const mine = p.side;
           const other = mine === 'sente' ? 'gote' : 'sente';
           out.push(
-            this.removedListEl(t.t('removedOwn'), mine, view.removed.own),
-            this.removedListEl(t.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
+            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedOwn'), mine, view.removed.own),
+            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
           );
         }
         break;
@@ -1169,11 +1172,13 @@ export class App {
     return h('p', { class: `notice ${n?.tone ?? ''}`, text: n === null ? '' : n.message(this.i18n), attrs: { 'data-notice': '' } });
   }
 
-  private reportsEl(reports: readonly Report[]): Node {
+  /** The last moves' reports; `bySide`: told by side name, as seen by that side, not to "you". */
+  private reportsEl(reports: readonly Report[], bySide?: Side): Node {
     const list = h('ul', { class: 'reports' });
     // While the review shows an earlier position, the last move's report would describe another board.
     for (const r of this.reviewedFrame() === null ? reports : []) {
-      list.append(h('li', { class: r.type === 'battle' ? `battle ${r.result}` : 'move', text: this.reportText(r) }));
+      const text = bySide === undefined ? this.reportText(r) : this.reportTextBySide(r, bySide);
+      list.append(h('li', { class: r.type === 'battle' ? `battle ${r.result}` : 'move', text }));
     }
     return list;
   }
@@ -1275,6 +1280,15 @@ export class App {
     event.preventDefault();
     for (const [i, line] of lines.entries()) line.tabIndex = i === to ? 0 : -1;
     lines[to]?.focus();
+  }
+
+  /** A report made to the player at `side`, told with side names for two sharing the screen. */
+  private reportTextBySide(r: Report, side: Side): string {
+    const t = this.i18n;
+    const other: Side = side === 'sente' ? 'gote' : 'sente';
+    if (r.type === 'moved') return t.t('sideMoved', { side: t.side(r.mine ? side : other), from: r.from, to: r.to });
+    const key = r.result === 'won' ? 'sideBattleWon' : r.result === 'lost' ? 'sideBattleLost' : 'sideBattleBoth';
+    return t.t(key, { side: t.side(side), kind: t.kind(r.kind), square: r.square });
   }
 
   private reportText(r: Report): string {
