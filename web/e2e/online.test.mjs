@@ -315,11 +315,21 @@ describe('play a friend by URL', () => {
     await host.close();
   });
 
-  it('leaving with “choose the mode again” clears the address; the room URL gives the seat back', async () => {
+  it('leaving with “choose the mode again” clears the address; the start screen and the room URL give the seat back', async () => {
     const { host, guest, url } = await roomWithFriend();
     await guest.click('[data-focus-key="choose-mode"]');
     await guest.waitForSelector('.mode-button');
     assert.equal(new URL(guest.url()).searchParams.has('room'), false, 'the room left the address bar');
+    await host.waitForSelector('[data-presence="away"]');
+    // The start screen offers the way back, address and all.
+    assert.match(await guest.textContent('#resume-friend-text'), /game with a friend/);
+    await guest.click('[data-focus-key="resume-friend"]');
+    await waitPhase(guest, ['setup']);
+    assert.equal(new URL(guest.url()).searchParams.get('room'), new URL(url).searchParams.get('room'));
+    assert.equal(await guest.$('[data-focus-key="online-join"]'), null, 'back in the seat, not invited');
+    await host.waitForSelector('[data-presence="connected"]');
+    await guest.click('[data-focus-key="choose-mode"]');
+    await guest.waitForSelector('.mode-button');
     await host.waitForSelector('[data-presence="away"]');
     // The room stays: the same browser opening its URL again is the same guest.
     const again = new URL(url);

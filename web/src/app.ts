@@ -17,6 +17,8 @@ import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
 import { CpuGameStore } from './cpu/saved';
+import { SeatStore } from './online/lobby';
+import { friendMode } from './online/modes';
 import { LocalGameStore } from './state/saved';
 import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
@@ -93,6 +95,8 @@ export class App {
   private readonly store: ArrangementStore;
   private readonly results: ResultStore;
   private readonly cpuGames: CpuGameStore;
+  /** Seats in friend rooms kept in this browser (the start screen's way back to the last one). */
+  private readonly seats: SeatStore;
   private readonly localGames: LocalGameStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
@@ -157,6 +161,7 @@ export class App {
     this.store = new ArrangementStore(env.storage, engine);
     this.results = new ResultStore(env.storage);
     this.cpuGames = new CpuGameStore(env.storage);
+    this.seats = new SeatStore(env.storage);
     this.localGames = new LocalGameStore(env.storage);
     this.sounds = new Sounds(env.storage);
 
@@ -842,6 +847,9 @@ export class App {
     if (local !== null && localMode !== undefined) {
       kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), moves: local.moves.length }), key: 'resume-local' });
     }
+    // A game with a friend left by choosing another mode: its room URL went with it.
+    const room = this.seats.lastRoom();
+    if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend' });
     if (kept.length === 0) return [];
     return [
       h(

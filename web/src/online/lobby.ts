@@ -67,11 +67,31 @@ export async function joinRoom(http: Http, id: string): Promise<Outcome<SeatAnsw
 }
 
 /** Seat tokens per room, in `localStorage["gunjin.room.<id>"]`. */
+/** How long a room lasts at most on the server (docs/protocol.md §7): a seat older is gone. */
+export const ROOM_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 export class SeatStore {
-  constructor(private readonly storage: KeyValueStorage | undefined) {}
+  private static readonly LAST = 'gunjin.lastRoom';
+
+  constructor(
+    private readonly storage: KeyValueStorage | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   private key(room: string): string {
     return `gunjin.room.${room}`;
+  }
+
+  /**
+   * The room this browser last took a seat in, while that seat is kept and the room may still
+   * be there: the start screen offers the way back to it (the address left with the mode).
+   */
+  lastRoom(): string | null {
+    const v = readJson(this.storage, SeatStore.LAST);
+    if (!isRecord(v) || typeof v['room'] !== 'string' || typeof v['at'] !== 'number') return null;
+    const age = this.now() - v['at'];
+    if (age < 0 || age >= ROOM_LIFETIME_MS || this.load(v['room']) === null) return null;
+    return v['room'];
   }
 
   load(room: string): { readonly seat: Seat; readonly token: string } | null {
@@ -84,9 +104,12 @@ export class SeatStore {
   /** Without storage a refresh loses the seat; the game still works in this tab. */
   save(answer: SeatAnswer): void {
     writeJson(this.storage, this.key(answer.room), { seat: answer.seat, token: answer.token });
+    writeJson(this.storage, SeatStore.LAST, { room: answer.room, at: this.now() });
   }
 
   forget(room: string): void {
     removeKey(this.storage, this.key(room));
+    const last = readJson(this.storage, SeatStore.LAST);
+    if (isRecord(last) && last['room'] === room) removeKey(this.storage, SeatStore.LAST);
   }
 }

@@ -3,7 +3,7 @@ import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from '../state/board-state';
 import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN } from './fakes';
 import { backoffMs } from './client';
-import { SeatStore } from './lobby';
+import { ROOM_LIFETIME_MS, SeatStore } from './lobby';
 
 describe('OnlineMatch', () => {
   it('creates a room, keeps the token, shows the room in the address, and arranges at once', async () => {
@@ -328,7 +328,10 @@ describe('OnlineMatch', () => {
     s.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, opponent: 'away' } });
     s.receive({ t: 'cpu_offer', away_s: 120 });
     expect(m.state?.cpuOffer).toBe(120);
+    expect(new SeatStore(h.storage).lastRoom()).toBe(ROOM);
     expect(m.abandon()).toBe(true);
+    // The room closes: the start screen no longer offers the way back to it.
+    expect(new SeatStore(h.storage).lastRoom()).toBeNull();
     expect(s.sent.at(-1)).toEqual({ t: 'abandon' });
     s.receive({ t: 'closed', v: 2, reason: 'abandoned' });
     expect(m.state?.phase).toBe('closed');
@@ -365,5 +368,32 @@ describe('OnlineMatch', () => {
     expect(p.kind).toBe('setup');
     expect(p.side).toBe('gote');
     m.dispose();
+  });
+});
+
+describe('SeatStore.lastRoom', () => {
+  it('names the room of the last seat taken while the seat is kept and the room may still stand', () => {
+    const storage = new MemoryStorage();
+    let now = 1_000_000;
+    const seats = new SeatStore(storage, () => now);
+    expect(seats.lastRoom()).toBeNull();
+    seats.save({ room: ROOM, seat: 'host', token: TOKEN });
+    expect(seats.lastRoom()).toBe(ROOM);
+    const other = 'B'.repeat(22);
+    seats.save({ room: other, seat: 'guest', token: TOKEN });
+    expect(seats.lastRoom()).toBe(other);
+    // Forgetting another room leaves it; forgetting this one takes it away.
+    seats.forget(ROOM);
+    expect(seats.lastRoom()).toBe(other);
+    now += ROOM_LIFETIME_MS - 1;
+    expect(seats.lastRoom()).toBe(other);
+    now += 1;
+    expect(seats.lastRoom()).toBeNull();
+    now -= 10;
+    seats.forget(other);
+    expect(seats.lastRoom()).toBeNull();
+    // What does not read as a kept room is no room.
+    storage.setItem('gunjin.lastRoom', '{"room":7,"at":"x"}');
+    expect(seats.lastRoom()).toBeNull();
   });
 });

@@ -101,6 +101,8 @@ export class OnlineMatch implements Match {
       const seat = env.seats.load(room);
       if (seat !== null) {
         this.stageNow = { kind: 'seated' };
+        // Opened from the start screen's way back, the address names the room again.
+        env.setAddress(room);
         this.seat(seat.token);
       } else {
         this.stageNow = { kind: 'looking' };
@@ -179,7 +181,10 @@ export class OnlineMatch implements Match {
 
   /** "New game against the CPU (ends this game)": closes the room for both. */
   abandon(): boolean {
-    return this.client?.abandon() ?? false;
+    if (!(this.client?.abandon() ?? false)) return false;
+    // The room closes for both: no seat to offer a way back to.
+    if (this.roomId !== null) this.env.seats.forget(this.roomId);
+    return true;
   }
 
   /** Reconnects at once (the browser says it is online again). */
@@ -434,12 +439,14 @@ export class OnlineMatch implements Match {
       }
       if (s.view === null || s.phase !== 'playing') this.selection = null;
     }
+    // A closed room (abandoned, expired) has no seat to come back to.
+    if (s?.phase === 'closed' && this.roomId !== null) this.env.seats.forget(this.roomId);
     const err = c.lastError?.code;
     if (c.connection.kind === 'stopped' && (err === 'bad_token' || err === 'no_room' || err === 'room_closed')) {
       // The seat is gone (a room that expired while this page slept, a token of another
       // browser's): what stood on the screen is no game any more. Forget the token, and show the
       // room as a visitor sees it: a token refused may still leave a seat to join.
-      if (this.roomId !== null && err !== 'room_closed') this.env.seats.forget(this.roomId);
+      if (this.roomId !== null) this.env.seats.forget(this.roomId);
       this.dropClient();
       if (err === 'bad_token') {
         void this.look();
