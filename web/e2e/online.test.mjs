@@ -250,6 +250,7 @@ describe('play a friend by URL', () => {
     // Swap sides and play again: the host asks, the guest accepts; both arrange anew.
     await host.click('[data-focus-key="rematch"]');
     await host.waitForSelector('text=Waiting for your friend to accept');
+    assert.equal(await host.$('text=not here to accept'), null, 'the friend is here');
     await guest.waitForSelector('text=Your friend wants to play again');
     await guest.click('[data-focus-key="rematch"]');
     await waitPhase(host, ['setup']);
@@ -271,8 +272,15 @@ describe('play a friend by URL', () => {
     await confirmArrangement(guest);
     await waitPhase(guest, ['turn']);
     await waitPhase(host, ['moved']);
-    await host.close();
+    // The friend leaves after the game: a rematch asked then says nobody is there to accept it.
+    await guest.click('[data-focus-key="resign"]');
+    await waitPhase(host, ['over']);
     await guest.close();
+    await host.waitForSelector('[data-presence="away"]');
+    assert.equal((await host.textContent('[data-presence]')).trim(), 'Your friend is disconnected.');
+    await host.click('[data-focus-key="rematch"]');
+    await host.waitForSelector('text=not here to accept');
+    await host.close();
   });
 
   it('sends the room URL: “Copy URL” puts it on the clipboard, and “Share” hands it to the device where it can share', async () => {

@@ -232,6 +232,7 @@ export const en = {
   onlineSending: 'Sending your move…',
   onlineRematch: 'Swap sides and play again',
   onlineRematchSent: 'Waiting for your friend to accept the new game…',
+  onlineRematchFriendAway: 'Your friend is not here to accept. Wait for them, or choose the mode again to play something else.',
   onlineRematchAsked: 'Your friend wants to play again with sides swapped.',
   onlineCpuOffer: 'Your friend has been away for {time}.',
   durationMinutes: '{n} min',

@@ -231,6 +231,7 @@ export const ja: Catalogue = {
   onlineSending: '指し手を送信中…',
   onlineRematch: '先手と後手を入れ替えてもう一局',
   onlineRematchSent: '友達の承諾を待っています…',
+  onlineRematchFriendAway: '友達がいないため、まだ承諾されません。戻るのを待つか、「遊び方を選び直す」でほかの遊び方を選んでください。',
   onlineRematchAsked: '友達から、先手と後手を入れ替えてもう一局という申し込みが届いています。',
   onlineCpuOffer: '友達の接続が {time}切れたままです。',
   durationMinutes: '{n} 分間',

@@ -231,6 +231,7 @@ export const ko: Catalogue = {
   onlineSending: '수를 보내는 중…',
   onlineRematch: '선후공 바꿔서 한 판 더',
   onlineRematchSent: '친구의 수락을 기다리는 중…',
+  onlineRematchFriendAway: '친구가 없어서 아직 수락되지 않습니다. 돌아오기를 기다리거나 ‘플레이 방식 다시 선택하기’로 다른 방식을 고르세요.',
   onlineRematchAsked: '친구가 선후공을 바꿔 한 판 더 두기를 원합니다.',
   onlineCpuOffer: '친구의 연결이 {time} 끊겨 있습니다.',
   durationMinutes: '{n}분째',

@@ -323,7 +323,11 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       );
       if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
       if (s.rematch.opponent && !s.rematch.you) out.push(msg(t.t('onlineRematchAsked')));
-      if (s.rematch.you) out.push(msg(t.t('onlineRematchSent')));
+      if (s.rematch.you) {
+        out.push(msg(t.t('onlineRematchSent')));
+        // Nobody is there to accept: say so, and where the way out is.
+        if (s.opponent !== 'connected') out.push(msg(t.t('onlineRematchFriendAway'), 'warn'));
+      }
       else {
         out.push(offline(button(t.t('onlineRematch'), () => {
           match.restart();
