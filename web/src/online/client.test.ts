@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { View } from '../engine';
 import { backoffMs, CONNECT_MS, PING_MS, RoomClient, SILENCE_MS } from './client';
-import { FakeSocket, FakeTimers } from './fakes';
+import { FakeSocket, FakeTimers, ROOM_SYNC } from './fakes';
 import { parseServerMessage } from './protocol';
 
 function setup(): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimers } {
@@ -17,19 +17,6 @@ function setup(): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimer
   });
   return { client, sockets, timers };
 }
-
-const ARRANGING_ROOM = {
-  seat: 'host',
-  phase: 'arranging',
-  game: 1,
-  side: 'sente',
-  opponent: 'none',
-  you_ready: false,
-  opponent_ready: false,
-  rematch: { you: false, opponent: false },
-  cpu_offer: false,
-  cpu_offer_after_s: 120,
-};
 
 /** Sente's view with a few pieces: own kinds known, the enemy's not. */
 const VIEW: View = {
@@ -56,7 +43,7 @@ function playing(v = 10): { client: RoomClient; socket: FakeSocket; sockets: Fak
   socket.receive({
     t: 'sync',
     v,
-    room: { ...ARRANGING_ROOM, phase: 'playing', opponent: 'connected', view: VIEW, legal: [['b3', 'b4'], ['c3', 'c4']] },
+    room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view: VIEW, legal: [['b3', 'b4'], ['c3', 'c4']] },
   });
   return { client, socket, sockets, timers };
 }
@@ -68,7 +55,7 @@ describe('RoomClient', () => {
     const s = sockets[0]!;
     s.open();
     expect(s.sent).toEqual([{ t: 'hello', token: 'tok', since: 0 }]);
-    s.receive({ t: 'sync', v: 3, room: ARRANGING_ROOM });
+    s.receive({ t: 'sync', v: 3, room: ROOM_SYNC });
     expect(client.connection.kind).toBe('open');
     expect(client.v).toBe(3);
     expect(client.state?.phase).toBe('arranging');
@@ -80,7 +67,7 @@ describe('RoomClient', () => {
     const { client, sockets } = setup();
     const s = sockets[0]!;
     s.open();
-    s.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
     s.receive({ t: 'joined', v: 2 });
     // Seated, but its page is not connected yet: `presence` says when it is.
     expect(client.state?.opponent).toBe('away');
@@ -101,7 +88,7 @@ describe('RoomClient', () => {
     const { client, sockets } = setup();
     const s = sockets[0]!;
     s.open();
-    s.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
     const arr = { a1: 'general' };
     expect(client.arrange(arr)).toBe(true);
     expect(s.sent.at(-1)).toEqual({ t: 'arrange', setup: arr });
@@ -203,7 +190,7 @@ describe('RoomClient', () => {
     expect(sockets).toHaveLength(2);
     // Once open, the longer silence limit applies instead.
     sockets[1]!.open();
-    sockets[1]!.receive({ t: 'sync', v: 1, room: ARRANGING_ROOM });
+    sockets[1]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
     timers.fire(CONNECT_MS);
     expect(client.connection.kind).toBe('open');
     expect(sockets[1]!.closed).toBe(false);
@@ -274,7 +261,7 @@ describe('RoomClient', () => {
 
   it('takes the CPU offer and its delay from a sync, and ignores an offer without a delay', () => {
     const { client, socket } = playing();
-    socket.receive({ t: 'sync', v: 12, room: { ...ARRANGING_ROOM, phase: 'playing', opponent: 'away', view: VIEW, cpu_offer: true, cpu_offer_after_s: 45 } });
+    socket.receive({ t: 'sync', v: 12, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'away', view: VIEW, cpu_offer: true, cpu_offer_after_s: 45 } });
     expect(client.state?.cpuOffer).toBe(45);
     socket.receive({ t: 'presence', opponent: 'connected' });
     socket.receive({ t: 'cpu_offer' });

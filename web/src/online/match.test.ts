@@ -5,6 +5,14 @@ import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN } from './
 import { backoffMs } from './client';
 import { ROOM_LIFETIME_MS, SeatStore } from './lobby';
 
+/** A match opened from a room URL in a browser that holds a seat there. */
+function seated(seat: 'host' | 'guest') {
+  const storage = new MemoryStorage();
+  storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat, token: TOKEN }));
+  const h = harness(storage);
+  return { storage, h, m: newMatch(h, ROOM) };
+}
+
 describe('OnlineMatch', () => {
   it('creates a room, keeps the token, shows the room in the address, and arranges at once', async () => {
     const h = harness();
@@ -196,10 +204,7 @@ describe('OnlineMatch', () => {
   });
 
   it('comes back to its seat after a refresh: the token from storage, no join', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { h, m } = seated('guest');
     expect(m.stage.kind).toBe('seated');
     expect(h.requests).toEqual([]);
     h.sockets[0]!.open();
@@ -208,10 +213,7 @@ describe('OnlineMatch', () => {
   });
 
   it('forgets a token the server no longer knows', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { storage, h, m } = seated('guest');
     h.sockets[0]!.open();
     h.sockets[0]!.receive({ t: 'error', code: 'no_room', message: '' });
     expect(new SeatStore(storage).load(ROOM)).toBeNull();
@@ -222,10 +224,7 @@ describe('OnlineMatch', () => {
   });
 
   it('a room gone while the page slept takes the game off the screen: nothing left to play', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'host', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { h, m } = seated('host');
     const s = h.sockets[0]!;
     s.open();
     const view = {
@@ -255,10 +254,7 @@ describe('OnlineMatch', () => {
   });
 
   it('a token the server refuses: forgotten, and the room shown as a visitor sees it', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { storage, h, m } = seated('guest');
     h.sockets[0]!.open();
     h.sockets[0]!.receive({ t: 'error', code: 'bad_token', message: '' });
     expect(new SeatStore(storage).load(ROOM)).toBeNull();
@@ -270,10 +266,7 @@ describe('OnlineMatch', () => {
   });
 
   it('a room closed while away is shown closed', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'guest', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { h, m } = seated('guest');
     h.sockets[0]!.open();
     h.sockets[0]!.receive({ t: 'error', code: 'room_closed', message: '' });
     expect(m.stage).toEqual({ kind: 'invited', look: 'closed' });
@@ -299,10 +292,7 @@ describe('OnlineMatch', () => {
   });
 
   it('after a refresh while waiting: shows the held arrangement, and re-arranging starts from it', async () => {
-    const storage = new MemoryStorage();
-    storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat: 'host', token: TOKEN }));
-    const h = harness(storage);
-    const m = newMatch(h, ROOM);
+    const { h, m } = seated('host');
     const s = h.sockets[0]!;
     s.open();
     const held = testEngine().autoArrangement('sente', 99);
