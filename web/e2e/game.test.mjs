@@ -637,6 +637,29 @@ describe('panel and page', () => {
     await page.close();
   });
 
+  it('plays with a storage the browser will not let it read or write', async () => {
+    const context = await browser.browser.newContext({ locale: 'en-US' });
+    // As a browser whose settings block site data: every read and write throws.
+    await context.addInitScript(() => {
+      const refuse = () => {
+        throw new DOMException('blocked', 'SecurityError');
+      };
+      Storage.prototype.getItem = refuse;
+      Storage.prototype.setItem = refuse;
+      Storage.prototype.removeItem = refuse;
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}?e2e&lang=en`);
+    await page.waitForSelector('.mode-button');
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
   it('opens the rules and help', async () => {
     const page = await openPage(browser, server.url);
     await page.click('[data-focus-key="open-help"]');

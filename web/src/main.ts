@@ -7,6 +7,7 @@ import { loadEngine } from './engine';
 import { CATALOGUES, asLang, detectLang, format } from './i18n';
 import { roomFromUrl } from './online/browser';
 import { friendMode } from './online/modes';
+import { readText } from './storage';
 
 declare global {
   interface Window {
@@ -82,7 +83,7 @@ async function boot(): Promise<void> {
       });
     }
   } catch (e) {
-    const saved = storage()?.getItem('gunjin.lang');
+    const saved = readText(storage(), 'gunjin.lang');
     const lang = asLang(saved) ?? detectLang(navigator.languages);
     host.textContent = format(CATALOGUES[lang].loadFailed, { error: String(e) });
   }

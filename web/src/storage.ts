@@ -9,11 +9,20 @@ export interface KeyValueStorage {
   removeItem?(key: string): void;
 }
 
+/** The text kept under `key`; null if there is none or the storage refuses to be read. */
+export function readText(storage: KeyValueStorage | undefined, key: string): string | null {
+  try {
+    return storage?.getItem(key) ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** The JSON value kept under `key`; null if there is none or it does not parse. */
 export function readJson(storage: KeyValueStorage | undefined, key: string): unknown {
+  const text = readText(storage, key);
   try {
-    const text = storage?.getItem(key);
-    return text === null || text === undefined ? null : (JSON.parse(text) as unknown);
+    return text === null ? null : (JSON.parse(text) as unknown);
   } catch {
     return null;
   }

@@ -97,6 +97,21 @@ describe('language choice', () => {
     expect(new I18n(testEngine().kinds, storage, ['en']).lang).toBe('ko');
   });
 
+  it('takes a storage that refuses to be read or written for none (a browser blocking it)', () => {
+    const refusing = {
+      getItem: (): string | null => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+      setItem: (): void => {
+        throw new DOMException('blocked', 'SecurityError');
+      },
+    };
+    const i18n = new I18n(testEngine().kinds, refusing, ['ko']);
+    expect(i18n.lang).toBe('ko');
+    i18n.setLang('en');
+    expect(i18n.lang).toBe('en');
+  });
+
   it('takes a language named by a link parameter, if the page speaks it', () => {
     expect(asLang('ja')).toBe('ja');
     expect(asLang(' KO ')).toBe('ko');

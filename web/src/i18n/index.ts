@@ -6,7 +6,7 @@ import type { KindInfo } from '../engine';
 import { en, enPieceFaces, type Catalogue, type MessageKey } from './en';
 import { ja } from './ja';
 import { ko } from './ko';
-import type { KeyValueStorage } from '../storage';
+import { readText, type KeyValueStorage } from '../storage';
 
 export type Lang = 'ja' | 'ko' | 'en';
 export type { MessageKey, Catalogue };
@@ -107,7 +107,8 @@ export class I18n {
     preferred: readonly string[],
   ) {
     for (const k of kinds) this.kindNames.set(k.id, k);
-    const saved = storage?.getItem(STORAGE_KEY);
+    // A storage that throws on reading (blocked by the browser's settings) is no storage.
+    const saved = readText(storage, STORAGE_KEY);
     this.current = asLang(saved) ?? detectLang(preferred);
   }
 
