@@ -28,12 +28,24 @@ export function readJson(storage: KeyValueStorage | undefined, key: string): unk
   }
 }
 
-export function writeJson(storage: KeyValueStorage | undefined, key: string, value: unknown): void {
+/** Keeps `value` under `key`; false if the storage refused it (full, blocked) or there is none. */
+export function writeJson(storage: KeyValueStorage | undefined, key: string, value: unknown): boolean {
+  if (storage === undefined) return false;
   try {
-    storage?.setItem(key, JSON.stringify(value));
+    storage.setItem(key, JSON.stringify(value));
+    return true;
   } catch {
     // See above.
+    return false;
   }
+}
+
+/**
+ * Keeps `value` under `key` in place of what was there; if the storage refuses it, takes the
+ * old value away too: a game kept several moves ago would come back as the game, moves undone.
+ */
+export function replaceJson(storage: KeyValueStorage | undefined, key: string, value: unknown): void {
+  if (!writeJson(storage, key, value)) removeKey(storage, key);
 }
 
 export function removeKey(storage: KeyValueStorage | undefined, key: string): void {

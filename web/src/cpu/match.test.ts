@@ -383,6 +383,13 @@ describe('CpuMatch', () => {
     expect(other.match.phase).toMatchObject({ kind: 'setup', note: 'cpuResumeDropped' });
     expect(other.match.phase.kind === 'setup' ? other.match.phase.setup.arrangement : null).toEqual(kept?.arrangement);
     other.match.dispose();
+    // Kept under this mode with another level (a mode changed by a new version): dropped and
+    // said, not offered again at every visit.
+    games.save('cpu-beginner', { ...kept!, level: 'advanced' });
+    const changed = newMatch('sente', { persist, resume: games.load()?.game });
+    expect(changed.match.phase).toMatchObject({ kind: 'setup', note: 'cpuResumeDropped' });
+    expect(games.load()).toBeNull();
+    changed.match.dispose();
 
     m.resign();
     again.match.resign();

@@ -62,12 +62,16 @@ export interface CpuMatchOptions {
   readonly resume?: SavedCpuGame;
 }
 
+const MAX_THINK_MARKS = 1000;
+
 /**
  * Leaves each CPU decision on the page's performance timeline (`gunjin-cpu-think`), for the
  * browser bench: the time the worker measured and the time from request to move, in ms.
  */
 function markThink(level: CpuLevel, thinkMs: number, totalMs: number): void {
   try {
+    // A long session would keep every one: the bench reads far fewer than this.
+    if (performance.getEntriesByName('gunjin-cpu-think').length >= MAX_THINK_MARKS) performance.clearMarks('gunjin-cpu-think');
     performance.mark('gunjin-cpu-think', { detail: { level, thinkMs, totalMs } });
   } catch {
     // A timeline is a convenience for measuring only.
@@ -263,7 +267,14 @@ export class CpuMatch implements Match {
   private setupPhase(note?: MessageKey): Phase {
     const saved = this.resumeFrom;
     this.resumeFrom = undefined;
-    if (saved !== undefined && saved.human === this.human && saved.level === this.options.level) return this.resumePhase(saved);
+    if (saved !== undefined) {
+      if (saved.human === this.human && saved.level === this.options.level) return this.resumePhase(saved);
+      // Kept under this mode but not playable in it (another version's level or side): offered
+      // again at every visit unless dropped, so it is dropped, and said, as an unreplayable one.
+      this.options.persist?.clear();
+      if (this.accepts(saved.arrangement)) this.carried = { side: saved.human, arrangement: saved.arrangement };
+      note = 'cpuResumeDropped';
+    }
     const epoch = this.epoch;
     const side = this.cpuSide;
     this.cpuSeed = this.nextSeed();

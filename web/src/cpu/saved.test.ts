@@ -50,6 +50,23 @@ describe('CpuGameStore', () => {
     const storage = new MemoryStorage();
     storage.setItem('gunjin.cpuGame', '{not json');
     expect(new CpuGameStore(storage).load()).toBeNull();
+    // What does not read as a game is not left to be read again at every visit.
+    expect(storage.getItem('gunjin.cpuGame')).toBeNull();
     expect(new CpuGameStore(undefined).load()).toBeNull();
+  });
+
+  it('drops the kept game when a newer one cannot be kept, rather than offer moves undone', () => {
+    const storage = new MemoryStorage();
+    const store = new CpuGameStore(storage);
+    store.save('cpu-gote', GAME);
+    const full = {
+      getItem: (key: string) => storage.getItem(key),
+      setItem: () => {
+        throw new DOMException('full', 'QuotaExceededError');
+      },
+      removeItem: (key: string) => storage.removeItem(key),
+    };
+    new CpuGameStore(full).save('cpu-gote', { ...GAME, moves: [...GAME.moves, ['b5', 'b6', null]] });
+    expect(store.load()).toBeNull();
   });
 });

@@ -174,6 +174,7 @@ export const ko: Catalogue = {
   cpuResuming: '중단된 게임을 불러오는 중…',
   cpuFailed: 'AI가 응답하지 못했습니다. ‘플레이 방식 다시 선택하기’로 처음부터 시작해 주세요.',
   cpuResumeDropped: '중단된 게임은 이전 버전의 AI로 저장되어 이어서 둘 수 없습니다. 새 게임을 시작해 주세요(내 말 배치는 게임판에 되돌려 두었습니다).',
+  localResumeDropped: '이 브라우저에 남아 있던 중단된 게임을 다시 불러올 수 없어 새 게임을 시작합니다.',
   // Online mode
   modeFriend: '친구와 대전(URL 보내기)',
   modeFriendDesc: '방을 만들고 URL을 친구에게 보냅니다. 각자 자기 기기에서 두며, 심판은 서버가 맡습니다.',

@@ -246,9 +246,18 @@ describe('LocalMatch kept in the browser', () => {
       expect(m.phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
       expect(m.view('sente')).toBeNull();
       expect(games.load()).toBeNull();
+      // Sente, arranging the new game, is told why it is a new one; once.
+      m.reveal();
+      expect(m.phase).toMatchObject({ kind: 'setup', side: 'sente', note: 'localResumeDropped' });
+      m.confirmSetup();
+      m.reveal();
+      expect(m.phase).toMatchObject({ kind: 'setup', side: 'gote' });
+      expect(m.phase.kind === 'setup' ? m.phase.note : 'none').toBeUndefined();
     }
     storage.setItem('gunjin.localGame', '{"sente":{},"gote":[],"moves":"x"}');
     expect(games.load()).toBeNull();
+    // Unreadable, it is taken away rather than read again at every visit.
+    expect(storage.getItem('gunjin.localGame')).toBeNull();
     expect(newMatch(storage, true).phase).toEqual({ kind: 'setup-curtain', side: 'sente' });
   });
 });

@@ -178,8 +178,15 @@ export class LocalMatch implements Match {
     resume = false,
   ) {
     const saved = resume ? kept?.load() : null;
-    if (saved !== null && saved !== undefined && !this.resume(saved)) kept?.clear();
+    if (saved !== null && saved !== undefined && !this.resume(saved)) {
+      kept?.clear();
+      // Said once the curtain lifts, to sente arranging the new game.
+      this.droppedNote = 'localResumeDropped';
+    }
   }
+
+  /** Why the first arrangement is a new game: the kept one could not go on. */
+  private droppedNote: MessageKey | undefined;
 
   /**
    * Goes on with a kept game behind the curtain of the side to move; false (and a new game) if it
@@ -270,7 +277,10 @@ export class LocalMatch implements Match {
   reveal(): void {
     const p = this.current;
     if (p.kind === 'setup-curtain') {
-      this.current = { kind: 'setup', side: p.side, setup: new SetupState(this.engine, p.side, this.nextSeed()) };
+      const setup = new SetupState(this.engine, p.side, this.nextSeed());
+      const note = this.droppedNote;
+      this.droppedNote = undefined;
+      this.current = note === undefined ? { kind: 'setup', side: p.side, setup } : { kind: 'setup', side: p.side, setup, note };
       this.reportList = [];
     } else if (p.kind === 'turn-curtain' && this.game !== null) {
       // What the side is told of the opponent's last ply, rebuilt from its view (also after a reload).
