@@ -139,9 +139,8 @@ describe('the game page with its 3D board', () => {
     assert.equal((await page.textContent('button[data-view=top]')).trim(), 'From above');
     assert.match(await page.textContent('.grid-heading'), /^Button board/);
     assert.equal(await page.isVisible('.no3d-note'), false, 'no WebGL note where WebGL works');
-    const canvasBox = await page.locator('.board3d-canvas').boundingBox();
-    const gridBox = await page.locator('.grid').boundingBox();
-    assert.ok(canvasBox.height > 300 && gridBox.y >= canvasBox.y + canvasBox.height - 1, 'the 3D board is on top, the grid below');
+    // Before a game the grid, empty, is not drawn: the modes follow the 3D board.
+    assert.equal(await page.isVisible('.grid'), false);
 
     // The empty board of the start screen: wood on the squares, water between rows 4 and 5.
     await at(page, 'a1');
@@ -158,6 +157,9 @@ describe('the game page with its 3D board', () => {
 
     // Two players on this device: both arrangements as dealt, then sente's turn.
     await startLocalTurn(page, reveal);
+    const canvasBox = await page.locator('.board3d-canvas').boundingBox();
+    const gridBox = await page.locator('.grid').boundingBox();
+    assert.ok(canvasBox.height > 300 && gridBox.y >= canvasBox.y + canvasBox.height - 1, 'the 3D board is on top, the grid below');
     assert.equal(await phase(page), 'turn');
     await at(page, 'a1');
     image = await shot(page);
@@ -246,6 +248,23 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
+  it('on a phone: no empty grid before a game, and the game begins with the 3D board in view', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 664 } });
+    assert.equal(await board3d(page), 'on');
+    // Before a game the 3D board shows the board; the grid, empty, is not drawn below it.
+    assert.equal(await page.isVisible('.grid-section'), false);
+    const modesTop = await page.$eval('.mode-button', (el) => el.getBoundingClientRect().top + scrollY);
+    const boardBottom = await page.$eval('.board3d-mount', (el) => el.getBoundingClientRect().bottom + scrollY);
+    assert.ok(modesTop - boardBottom < 200, `the modes follow the board: ${boardBottom} → ${modesTop}`);
+    // A mode chosen below the board: the game starts with the 3D board in view.
+    await page.click('.mode-button[data-mode="cpu-intermediate"]');
+    assert.ok(await page.evaluate(() => scrollY) > 0, 'the click scrolled down to the mode');
+    const box = await page.$eval('.board3d-mount', (el) => ({ top: el.getBoundingClientRect().top, bottom: el.getBoundingClientRect().bottom }));
+    assert.ok(box.top >= 0 && box.bottom <= 664, JSON.stringify(box));
+    assert.equal(await page.isVisible('.grid-section'), true);
+    await page.close();
+  });
+
   it('brings the grid square that takes the focus into view for a keyboard player, not a pointer one', async () => {
     const page = await openPage(browser, server.url, { viewport: { width: 1280, height: 800 } });
     assert.equal(await board3d(page), 'on');
@@ -291,6 +310,8 @@ describe('the game page with its 3D board', () => {
   it('zooms with the wheel over the board, and scrolls the page once the zoom is at its limit', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');
+    // In a game, with the grid below the board.
+    await startLocalTurn(page, reveal);
     assert.ok(await page.evaluate(() => document.documentElement.scrollHeight > window.innerHeight), 'the page is taller than the window');
     // (Finding a square scrolls the canvas into view: the page is where it stays from here on.)
     const width = async () => { const a = await at(page, 'a4'); const f = await at(page, 'f4'); return Math.hypot(f.x - a.x, f.y - a.y); };

@@ -279,6 +279,11 @@ describe('playing the CPU', () => {
     // The start screen opens at its top, not scrolled down to the focused mode button.
     assert.equal(await page.evaluate(() => scrollY), 0);
     await page.click('.mode-button[data-mode="cpu-beginner"]');
+    // The mode was chosen a screen below the board: the game begins with the board in view.
+    assert.ok(await page.$eval('.grid', (el) => el.getBoundingClientRect().top >= 0 && el.getBoundingClientRect().top < innerHeight));
+    // A tap while arranging is answered in the strip too.
+    await page.click('.cell[data-square="a1"]');
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-status-strip] p')].some((p) => /^a1 chosen/.test(p.dataset.text)));
     await page.click('[data-focus-key="confirm"]');
     assert.equal(await waitForHuman(page), 'turn');
     const strip = () =>
@@ -313,6 +318,8 @@ describe('playing the CPU', () => {
       await press(away);
       assert.equal(await page.textContent('[data-notice]'), 'Choice cleared.');
       assert.equal(await page.$('.cell.selected'), null);
+      // The panel is a screen below: the strip carries the answer to the tap.
+      assert.ok((await strip()).some((l) => l.text === 'Choice cleared.'));
       await page.click('[data-focus-key="resign"]');
       assert.equal(await phase(page), 'over');
       assert.deepEqual((await strip()).map((l) => l.text), ['You lost.', 'Gote wins: Sente resigned.']);

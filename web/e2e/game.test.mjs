@@ -671,18 +671,20 @@ describe('panel and page', () => {
     await cite.click();
     const source = page.locator('#help-source-10');
     assert.match(await source.textContent(), /L’Attaque/);
-    assert.ok(await source.evaluate((el) => el.matches(':target')));
+    assert.ok(await source.evaluate((el) => el.classList.contains('is-target')));
+    // The address keeps no fragment: it would stay through the games that follow.
+    assert.equal(new URL(page.url()).hash, '');
     // In view: below the dialog's sticky head and above the dialog's bottom edge.
     const box = await source.boundingBox();
     const head = await page.locator('dialog[open] .dialog-head').boundingBox();
     const dialog = await page.locator('dialog[open]').boundingBox();
     assert.ok(box.y >= head.y + head.height && box.y + box.height <= dialog.y + dialog.height, 'the source is in view');
     assert.equal(await page.$$eval('dialog[open]', (d) => d.length), 1);
-    await page.waitForFunction(() => document.activeElement?.id === 'help-source-10');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'help-source-10');
     // From the contents with the keyboard: the focus goes to the section's heading, in the dialog.
     await page.focus('.help-toc a[href="#help-faq"]');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => document.activeElement?.id === 'help-faq-title');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'help-faq-title');
     assert.ok(await page.evaluate(() => document.querySelector('dialog[open]').contains(document.activeElement)));
     await page.screenshot({ path: '/tmp/help-cite.png' });
     await page.click('dialog .close');

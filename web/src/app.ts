@@ -83,6 +83,16 @@ interface Review {
 
 type Screen = { readonly kind: 'start' } | { readonly kind: 'match'; readonly mode: Mode; readonly match: Match; readonly off: () => void };
 
+/**
+ * A button that shows `icon` in place of its words on a phone (CSS: `.btn-icon`, `.btn-words`),
+ * where four worded buttons took two rows above the board; its name stays the words.
+ */
+function withIcon(icon: string, b: HTMLButtonElement): HTMLButtonElement {
+  const words = b.textContent ?? '';
+  b.replaceChildren(h('span', { class: 'btn-icon', text: icon, attrs: { 'aria-hidden': 'true' } }), h('span', { class: 'btn-words', text: words }));
+  return b;
+}
+
 /** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
 function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
   const at = text.indexOf(side);
@@ -118,8 +128,9 @@ export class App {
   /** Holds the 3D board's view buttons: at the board's top right, above it rather than over its far corner. */
   readonly board3dBar: HTMLDivElement;
   private readonly gridHeading: HTMLElement;
+  private readonly gridSection: HTMLElement;
   private readonly no3dNote: HTMLElement;
-  /** After the end, the controls that step through the game, just above the board. */
+  /** After the end, the controls that step through the game (above the board, or beside it). */
   private readonly reviewBar: HTMLElement;
   private readonly strip: HTMLElement;
   private readonly curtain: HTMLElement;
@@ -196,13 +207,14 @@ export class App {
       e.preventDefault();
       this.reviewTo(r, to(r.at, r.frames.length - 1));
     });
+    this.gridSection = h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element));
     this.stage = h(
       'div',
       { class: 'board-stage' },
       this.board3dBar,
       this.boardMount,
       // Named by its heading ("play with buttons") even while the heading is hidden: a landmark.
-      h('section', { class: 'grid-section', attrs: { 'aria-labelledby': 'grid-heading' } }, this.gridHeading, h('div', { class: 'grid-wrap' }, this.grid.element)),
+      this.gridSection,
       this.curtain,
     );
     // Hidden from screen readers: the live region and the panel already say all of it.
@@ -214,7 +226,10 @@ export class App {
       'div',
       { class: 'app' },
       h('header', { class: 'topbar' }, h('div', { class: 'brand' }, this.titleEl, this.taglineEl), this.toolbar),
-      h('main', { class: 'layout' }, h('section', { class: 'board-area' }, this.no3dNote, this.reviewBar, this.stage, this.strip), this.panel),
+      // The review's controls come first, as they are read: above the board on a narrow screen,
+      // at the top of the side column on a wide one (where above the board they pushed the
+      // board's own rows below a laptop's screen).
+      h('main', { class: 'layout' }, this.reviewBar, h('section', { class: 'board-area' }, this.no3dNote, this.stage, this.strip), this.panel),
       this.live,
     );
     host.append(this.root);
@@ -336,6 +351,17 @@ export class App {
     // being arranged for a CPU game being arranged): the focus goes where the phase puts it.
     this.lastPhaseKey = '';
     this.update();
+    this.showBoard();
+  }
+
+  /**
+   * Brings the board into view for a game that begins: on a phone the mode (or "play again")
+   * was chosen a screen or more below it. A keyboard player is taken to the grid by the focus.
+   */
+  private showBoard(): void {
+    if (this.keyboardLast) return;
+    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
+    if (typeof board.scrollIntoView === 'function') board.scrollIntoView({ block: 'nearest' });
   }
 
   private endMatch(): void {
@@ -523,6 +549,9 @@ export class App {
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
+    // Before a game the 3D board shows the empty board; an empty grid under it only pushed the
+    // choice of mode a screen further down on a phone.
+    this.gridSection.hidden = match === null && this.boards.length > 1;
     this.root.dataset['phase'] = match === null ? 'start' : match.phase.kind;
 
     this.drawCurtain(match);
@@ -659,12 +688,16 @@ export class App {
   private drawStrip(match: Match | null): void {
     const texts = (selector: string): string[] =>
       [...this.panel.querySelectorAll(selector)].map((el) => el.textContent?.trim() ?? '').filter((text) => text !== '');
+    // A notice answers a tap (a swap refused, a piece that cannot move): on a phone the panel
+    // holding it is a screen below, so the strip carries it too, while arranging as well.
     const lines =
-      match === null || match.viewer === null || match.phase.kind === 'setup'
+      match === null || match.viewer === null
         ? []
-        : match.phase.kind === 'over'
-          ? texts('.result-verdict, .result-text')
-          : [...texts('h2:not(.online-title)').slice(0, 1), ...texts('[data-waiting]'), ...texts('.reports li')];
+        : match.phase.kind === 'setup'
+          ? texts('[data-notice]')
+          : match.phase.kind === 'over'
+            ? texts('.result-verdict, .result-text')
+            : [...texts('h2:not(.online-title)').slice(0, 1), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
     this.strip.replaceChildren(...lines.map((text) => h('p', { attrs: { 'data-text': text } })));
@@ -1034,6 +1067,7 @@ export class App {
         button(t.t('playAgain'), () => {
           match.restart();
           this.update();
+          this.showBoard();
         }, { key: 'play-again' }),
         button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
       ),
@@ -1145,10 +1179,10 @@ export class App {
       h(
         'div',
         { class: 'button-grid review-buttons' },
-        button(t.t('reviewFirst'), () => go(0), { key: 'review-first', disabled: r.at === 0 }),
-        button(t.t('reviewBack'), () => go(r.at - 1), { key: 'review-back', disabled: r.at === 0 }),
-        button(t.t('reviewForward'), () => go(r.at + 1), { key: 'review-forward', disabled: r.at === last }),
-        button(t.t('reviewLast'), () => go(last), { key: 'review-last', disabled: r.at === last }),
+        withIcon('|◀', button(t.t('reviewFirst'), () => go(0), { key: 'review-first', disabled: r.at === 0 })),
+        withIcon('◀', button(t.t('reviewBack'), () => go(r.at - 1), { key: 'review-back', disabled: r.at === 0 })),
+        withIcon('▶', button(t.t('reviewForward'), () => go(r.at + 1), { key: 'review-forward', disabled: r.at === last })),
+        withIcon('▶|', button(t.t('reviewLast'), () => go(last), { key: 'review-last', disabled: r.at === last })),
       ),
       button(t.t('recordCopy'), () => this.copyRecord(match, r.frames), { key: 'record-copy' }),
       this.recordCopyEl(match),
@@ -1253,13 +1287,7 @@ export class App {
       list.append(jump === null ? h('li', { text }) : h('li', {}, jump));
     });
     if (review !== null) list.addEventListener('keydown', (event) => this.stepThroughRecord(list, event));
-    const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }), attrs: { 'data-focus-key': 'log' } }), list);
-    // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
-    box.open = this.logOpen;
-    box.addEventListener('toggle', () => {
-      this.logOpen = box.open;
-    });
-    if (this.logOpen) queueMicrotask(() => {
+    const scrollToCurrent = (): void => {
       const current = list.querySelector('[aria-current]');
       if (!(current instanceof HTMLElement)) {
         list.scrollTop = list.scrollHeight;
@@ -1269,7 +1297,16 @@ export class App {
       const outer = list.getBoundingClientRect();
       const inner = current.getBoundingClientRect();
       if (inner.top < outer.top || inner.bottom > outer.bottom) list.scrollTop += inner.top - outer.top - (outer.height - inner.height) / 2;
+    };
+    const box = h('details', { class: 'log-box' }, h('summary', { text: t.t('logSummary', { n: history.length }), attrs: { 'data-focus-key': 'log' } }), list);
+    // The page redraws at every move: the record stays open (and scrolled to its end) once opened.
+    box.open = this.logOpen;
+    box.addEventListener('toggle', () => {
+      this.logOpen = box.open;
+      // Opened: at its newest move (or the move the review shows), not at the first.
+      if (box.open) scrollToCurrent();
     });
+    if (this.logOpen) queueMicrotask(scrollToCurrent);
     return box;
   }
 

@@ -121,7 +121,7 @@ export class PieceKit {
     this.clearLabels();
   }
 
-  /** The ink-on-transparent material that writes `label` for a piece of `side`. */
+  /** The ink-on-transparent material that writes `label` in the ink of `side`'s pieces. */
   labelMaterial(label: string, side: Side): MeshStandardMaterial {
     const key = `${side}\u0000${label}`;
     let material = this.labels.get(key);
@@ -175,6 +175,7 @@ export class PieceObject {
   private back: Mesh | undefined;
   private labelText: string | undefined;
   private labelBack = false;
+  private tint: PieceTint | undefined;
   /** The pose last set: 0 standing, 1 lying. */
   private poseT = 0;
 
@@ -204,7 +205,7 @@ export class PieceObject {
     // A piece named on its back lies on its front (below).
     this.setPose(this.poseT);
     if (label === undefined || label.trim() === '') return;
-    const material = this.kit.labelMaterial(label, this.side);
+    const material = this.kit.labelMaterial(label, this.ink());
     this.front = new Mesh(this.kit.labelGeometry, material);
     this.front.position.set(0, LABEL_Y, FACE_Z + 0.002);
     this.body.add(this.front);
@@ -253,7 +254,21 @@ export class PieceObject {
 
   /** Shows a highlight on the piece itself (undefined: plain wood). */
   setTint(tint: PieceTint | undefined): void {
+    const ink = this.ink();
+    this.tint = tint;
     this.mesh.material = tint === undefined ? this.kit.woodOf(this.side) : this.kit.tintedWoodOf(this.side, tint);
+    if (ink === this.ink() || this.labelText === undefined) return;
+    const material = this.kit.labelMaterial(this.labelText, this.ink());
+    if (this.front) this.front.material = material;
+    if (this.back) this.back.material = material;
+  }
+
+  /**
+   * Whose ink the name is written in: the piece's own, but dark on the picked piece, whose wood
+   * turns yellow and would swallow sente's pale ink.
+   */
+  private ink(): Side {
+    return this.tint === 'selected' ? 'gote' : this.side;
   }
 
   /** Moves the piece to a world point of the board. */

@@ -251,10 +251,21 @@ export function labelTexture(
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
   if (vertical) {
-    const size = Math.min(width * 0.78, (height * 0.96) / chars.length);
-    ctx.font = `700 ${Math.floor(size)}px ${fonts}`;
+    // Three characters (飛行機, タンク, 스파이) at the size that fits their height were a third
+    // smaller than the two-character names beside them, and hard to read on a phone: they keep
+    // nine tenths of that size and are condensed in height instead.
+    const two = Math.min(width * 0.78, (height * 0.96) / 2);
+    const size = chars.length <= 2 ? Math.min(width * 0.78, (height * 0.96) / chars.length) : two * 0.9;
     const step = height / chars.length;
-    chars.forEach((ch, i) => ctx.fillText(ch, width / 2, step * (i + 0.5)));
+    const squash = Math.min(1, (step * 0.96) / size);
+    ctx.font = `700 ${Math.floor(size)}px ${fonts}`;
+    chars.forEach((ch, i) => {
+      ctx.save();
+      ctx.translate(width / 2, step * (i + 0.5));
+      ctx.scale(1, squash);
+      ctx.fillText(ch, 0, 0);
+      ctx.restore();
+    });
   } else {
     // Long words are condensed (down to SQUEEZE of their width) before they are shrunk.
     const words = label.trim().split(/\s+/);

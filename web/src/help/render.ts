@@ -44,8 +44,9 @@ export function renderHelp(doc: HelpDocument, container: HTMLElement, text: Help
 
 /**
  * A contents or citation link takes the keyboard to what it names (a section's heading, a
- * source), not only the view: left to the browser, the focus fell to the page behind the dialog.
- * The browser still follows the link (the scroll, `:target`); the focus moves once it has.
+ * source), not only the view: left to the browser, the focus fell to the page behind the dialog,
+ * and the address kept the fragment (`#help-pieces`) through the games that followed. The view
+ * moves here instead, and what it landed on is marked (`is-target`) as `:target` would be.
  */
 export function followInPageLink(container: HTMLElement, event: MouseEvent): void {
   const link = event.target instanceof Element ? event.target.closest('a') : null;
@@ -53,9 +54,13 @@ export function followInPageLink(container: HTMLElement, event: MouseEvent): voi
   if (href === null || href === undefined || !href.startsWith('#')) return;
   const target = container.ownerDocument.getElementById(href.slice(1));
   if (target === null || !container.contains(target)) return;
+  event.preventDefault();
+  for (const old of container.querySelectorAll('.is-target')) old.classList.remove('is-target');
+  target.classList.add('is-target');
   const place = target.querySelector<HTMLElement>(':scope > h2, :scope > h3') ?? target;
   if (!place.hasAttribute('tabindex')) place.setAttribute('tabindex', '-1');
-  setTimeout(() => place.focus({ preventScroll: true }), 0);
+  target.scrollIntoView({ block: 'start' });
+  place.focus({ preventScroll: true });
 }
 
 function make<K extends keyof HTMLElementTagNameMap>(

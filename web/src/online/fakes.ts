@@ -87,6 +87,8 @@ export interface Harness {
   address: (string | null)[];
   storage: MemoryStorage;
   answers: Map<string, HttpAnswer>;
+  /** The browser says it is online again. */
+  goOnline: () => void;
 }
 
 export function harness(storage = new MemoryStorage()): Harness {
@@ -112,8 +114,13 @@ export function harness(storage = new MemoryStorage()): Harness {
     timers: new FakeTimers(),
     seats: new SeatStore(storage),
     setAddress: (room) => address.push(room),
+    onOnline: (fn) => {
+      online.add(fn);
+      return () => online.delete(fn);
+    },
   };
-  return { env, sockets, requests, address, storage, answers };
+  const online = new Set<() => void>();
+  return { env, sockets, requests, address, storage, answers, goOnline: () => online.forEach((fn) => fn()) };
 }
 
 export function newMatch(h: Harness, room: string | null): OnlineMatch {

@@ -291,6 +291,23 @@ describe('OnlineMatch', () => {
     m.dispose();
   });
 
+  it('tries a step that failed for want of a network again once the browser is online', async () => {
+    const h = harness();
+    h.answers.delete(`GET /api/rooms/${ROOM}`);
+    const m = newMatch(h, ROOM);
+    await flush();
+    expect(m.stage).toEqual({ kind: 'failed', code: 'network', retry: 'look' });
+    h.answers.set(`GET /api/rooms/${ROOM}`, { status: 200, body: { room: ROOM, state: 'open' } });
+    h.goOnline();
+    await flush();
+    expect(m.stage).toEqual({ kind: 'invited', look: 'open' });
+    // Once it worked, coming online again asks nothing more.
+    h.goOnline();
+    await flush();
+    expect(h.requests.filter((r) => r.startsWith('GET'))).toHaveLength(2);
+    m.dispose();
+  });
+
   it('after a refresh while waiting: shows the held arrangement, and re-arranging starts from it', async () => {
     const { h, m } = seated('host');
     const s = h.sockets[0]!;

@@ -80,6 +80,7 @@ export class OnlineMatch implements Match {
   private readonly announcements: Report[][] = [];
   private readonly listeners = new Set<() => void>();
   private disposed = false;
+  private readonly offOnlineRetry: () => void;
 
   /**
    * `room` null: creates a new room (this page takes the host seat). Otherwise opens that room:
@@ -94,6 +95,12 @@ export class OnlineMatch implements Match {
     room: string | null,
   ) {
     this.roomId = room;
+    // A step that failed for want of a network is tried again once the browser is back online
+    // (the seated client reconnects on its own, see `seat`).
+    this.offOnlineRetry =
+      env.onOnline?.(() => {
+        if (this.stageNow.kind === 'failed' && this.stageNow.code === 'network') this.retry();
+      }) ?? (() => {});
     if (room === null) {
       this.stageNow = { kind: 'creating' };
       void this.create();
@@ -335,6 +342,7 @@ export class OnlineMatch implements Match {
 
   dispose(): void {
     this.disposed = true;
+    this.offOnlineRetry();
     this.dropClient();
     this.listeners.clear();
   }
