@@ -1021,6 +1021,8 @@ export class App {
             this.noticeEl(),
           );
         }
+        const caution = match.caution;
+        if (caution !== undefined) out.push(h('p', { class: 'notice warn', text: t.t(caution), attrs: { 'data-caution': '' } }));
         out.push(this.reportsEl(match.reports));
         if (p.kind === 'moved') {
           out.push(button(t.t('handOver'), () => {

@@ -347,7 +347,7 @@ describe('CpuMatch', () => {
   it('keeps the unfinished game after every move, goes on with it in a new match, and forgets it at the end', async () => {
     const storage = new MemoryStorage();
     const games = new CpuGameStore(storage);
-    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear() };
+    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear(), discard: () => games.clear() };
     const s = newMatch('sente', { persist });
     const m = s.match;
     await settle(s);
@@ -400,7 +400,7 @@ describe('CpuMatch', () => {
   it('drops a kept game that does not replay, and leaving a match forgets only its own game', async () => {
     const storage = new MemoryStorage();
     const games = new CpuGameStore(storage);
-    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear() };
+    const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear(), discard: () => games.clear() };
     const arrangement = testEngine().autoArrangement('sente', 5);
     const broken: SavedCpuGame = { human: 'sente', level: 'beginner', arrangement, cpuSeed: 9, moves: [['a1', 'f8', null]] };
     games.save('cpu-beginner', broken);
@@ -432,6 +432,42 @@ describe('CpuMatch', () => {
     third.match.confirmSetup();
     expect(games.load()?.game.cpuSeed).not.toBe(9);
     third.match.dispose();
+    expect(games.load()).toBeNull();
+  });
+
+  it('two tabs: the game begun or resumed last holds the kept place, and the other tab is told it is not kept', async () => {
+    const storage = new MemoryStorage();
+    const games = new CpuGameStore(storage);
+    const tab = (owner: string) => ({
+      save: (g: SavedCpuGame, claim: boolean) => games.save('cpu-beginner', g, owner, claim),
+      clear: () => games.clear(owner),
+      discard: () => games.clear(),
+    });
+    const a = newMatch('sente', { persist: tab('a') });
+    await settle(a);
+    a.match.confirmSetup();
+    humanMoves(a.match);
+    await settle(a);
+    expect(a.match.caution).toBeUndefined();
+    const kept = games.load()?.game;
+    expect(kept?.moves.length).toBe(2);
+    // Tab b goes on with that game: it is b's now.
+    const b = newMatch('sente', { persist: tab('b'), resume: kept });
+    await settle(b);
+    expect(b.match.phase.kind).toBe('turn');
+    // Tab a moves on: it does not overwrite b's game, and is told its own is not kept.
+    humanMoves(a.match);
+    await settle(a);
+    expect(games.load()?.game.moves.length).toBe(2);
+    expect(a.match.caution).toBe('cpuKeptElsewhere');
+    expect(b.match.caution).toBeUndefined();
+    humanMoves(b.match);
+    await settle(b);
+    expect(games.load()?.game.moves.length).toBe(4);
+    // Tab a leaves: b's game stays kept.
+    a.match.dispose();
+    expect(games.load()?.game.moves.length).toBe(4);
+    b.match.dispose();
     expect(games.load()).toBeNull();
   });
 

@@ -57,7 +57,17 @@ export interface CpuMatchOptions {
   /** Called once when a game ends (by a move or a resignation), with how it ended. */
   readonly onEnd?: (status: Status) => void;
   /** Where the unfinished game is kept after every move (and forgotten once it ends). */
-  readonly persist?: { save(game: SavedCpuGame): void; clear(): void };
+  /**
+   * Where the unfinished game is kept. `save` with `claim` for a game begun or resumed; false
+   * when the place was since claimed by another game (another tab's): this one is not kept.
+   */
+  readonly persist?: {
+    save(game: SavedCpuGame, claim: boolean): boolean;
+    /** Forgets this game's kept copy (not another tab's). */
+    clear(): void;
+    /** Forgets the kept game whoever kept it: one that cannot be played on. */
+    discard(): void;
+  };
   /** An unfinished game of this mode to go on with instead of a new one. */
   readonly resume?: SavedCpuGame;
 }
@@ -103,6 +113,8 @@ export class CpuMatch implements Match {
   private carried: CarriedArrangement | undefined;
   /** The unfinished game to go on with, until the first set-up takes it. */
   private resumeFrom: SavedCpuGame | undefined;
+  /** Another tab's game took the place this game was kept in. */
+  private keptElsewhere = false;
   /** The seed of the CPU's deployment in this game (kept with the game instead of the deployment). */
   private cpuSeed = 0;
   /** Whether this match has kept its game (so only its own is forgotten when it is left). */
@@ -271,7 +283,7 @@ export class CpuMatch implements Match {
       if (saved.human === this.human && saved.level === this.options.level) return this.resumePhase(saved);
       // Kept under this mode but not playable in it (another version's level or side): offered
       // again at every visit unless dropped, so it is dropped, and said, as an unreplayable one.
-      this.options.persist?.clear();
+      this.options.persist?.discard();
       if (this.accepts(saved.arrangement)) this.carried = { side: saved.human, arrangement: saved.arrangement };
       note = 'cpuResumeDropped';
     }
@@ -312,7 +324,8 @@ export class CpuMatch implements Match {
     this.game?.dispose();
     this.game = game;
     this.reportList = reports;
-    this.keep(game);
+    this.keptElsewhere = false;
+    this.keep(game, true);
     if (game.toMove() === this.human) this.current = { kind: 'turn', side: this.human };
     else this.cpuTurn(game);
   }
@@ -382,12 +395,23 @@ export class CpuMatch implements Match {
     this.options.onEnd?.(status);
   }
 
-  /** Keeps the game so far, for a reload to go on with it. */
-  private keep(game: EngineGame): void {
+  /** Keeps the game so far, for a reload to go on with it (`claim`: a game begun or resumed). */
+  private keep(game: EngineGame, claim = false): void {
     const arrangement = this.humanArrangement;
-    if (arrangement === undefined || this.options.persist === undefined) return;
-    this.options.persist.save({ human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves: pliesOf(game) });
+    if (arrangement === undefined || this.options.persist === undefined || this.keptElsewhere) return;
+    const saved = { human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves: pliesOf(game) };
+    if (!this.options.persist.save(saved, claim)) {
+      // Another tab's game holds the place now: this one goes on unkept, and the player is told.
+      this.keptElsewhere = true;
+      this.kept = false;
+      return;
+    }
     this.kept = true;
+  }
+
+  /** A warning that stands while the game goes on: it is no longer kept for a reload. */
+  get caution(): MessageKey | undefined {
+    return this.keptElsewhere && this.current.kind !== 'over' ? 'cpuKeptElsewhere' : undefined;
   }
 
   private forget(): void {
@@ -411,7 +435,8 @@ export class CpuMatch implements Match {
         if (epoch !== this.epoch) return;
         this.cpuArrangement = arrangement;
         if (!this.replay(saved.moves)) {
-          this.forget();
+          this.kept = false;
+          this.options.persist?.discard();
           this.humanArrangement = undefined;
           this.cpuArrangement = undefined;
           // A game that no longer replays was kept by another version of the CPU (a kept

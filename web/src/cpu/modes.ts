@@ -27,6 +27,7 @@ function cpuMode(
     keepsResults: true,
     create: (ctx) => {
       const saved = ctx.resume === true ? ctx.cpuGames.load() : null;
+      const owner = `${ctx.random().toString(36)}${ctx.random().toString(36)}`;
       return new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
         human,
         level,
@@ -38,7 +39,12 @@ function cpuMode(
           const outcome = outcomeFor(human, status);
           if (outcome !== null) ctx.results.add(id, outcome);
         },
-        persist: { save: (game) => ctx.cpuGames.save(id, game), clear: () => ctx.cpuGames.clear() },
+        // This tab's games: another tab's game in the same slot is neither overwritten nor cleared.
+        persist: {
+          save: (game, claim) => ctx.cpuGames.save(id, game, owner, claim),
+          clear: () => ctx.cpuGames.clear(owner),
+          discard: () => ctx.cpuGames.clear(),
+        },
         resume: saved?.mode === id ? saved.game : undefined,
       });
     },

@@ -51,11 +51,27 @@ export class CpuGameStore {
     return { mode, game };
   }
 
-  save(mode: string, game: SavedCpuGame): void {
-    replaceJson(this.storage, CpuGameStore.KEY, { mode, game });
+  /**
+   * Keeps `game` as `owner`'s (a tab's game). The one slot belongs to the game that last claimed
+   * it (`claim`: a game begun or resumed); false, and nothing written, when another tab's game
+   * claimed it since, so that tab's game is not overwritten by an older one.
+   */
+  save(mode: string, game: SavedCpuGame, owner = '', claim = true): boolean {
+    const holder = this.owner();
+    if (!claim && holder !== null && holder !== owner) return false;
+    replaceJson(this.storage, CpuGameStore.KEY, { mode, game, owner });
+    return true;
   }
 
-  clear(): void {
+  /** Forgets the kept game, unless it is another owner's (another tab's game, which goes on). */
+  clear(owner?: string): void {
+    const holder = this.owner();
+    if (owner !== undefined && holder !== null && holder !== owner) return;
     removeKey(this.storage, CpuGameStore.KEY);
+  }
+
+  private owner(): string | null {
+    const value = readJson(this.storage, CpuGameStore.KEY);
+    return isRecord(value) && typeof value['owner'] === 'string' && value['owner'] !== '' ? value['owner'] : null;
   }
 }

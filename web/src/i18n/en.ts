@@ -174,6 +174,7 @@ export const en = {
   cpuResuming: 'Loading the unfinished game…',
   cpuFailed: 'The CPU could not answer. Choose the mode again to start over.',
   cpuResumeDropped: 'Your unfinished game was kept by an earlier version of the CPU and cannot go on. Start a new game: your own arrangement is ready on the board.',
+  cpuKeptElsewhere: 'This game is no longer kept in this browser: a game against the CPU was started or resumed in another tab. Moves made here will be lost on a reload.',
   localResumeDropped: 'The unfinished game kept in this browser could not be read back, so a new game starts.',
   // Online mode
   modeFriend: 'Play a friend (send a URL)',

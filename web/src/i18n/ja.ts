@@ -174,6 +174,7 @@ export const ja: Catalogue = {
   cpuResuming: '中断した対局を読み込んでいます…',
   cpuFailed: 'CPU が応答できませんでした。「遊び方を選び直す」からやり直してください。',
   cpuResumeDropped: '中断した対局は前の版の CPU で保存されたため、続きから指せません。新しい対局を始めてください（自分の駒の並べ方は盤に戻してあります）。',
+  cpuKeptElsewhere: 'この対局はこのブラウザに保存されなくなりました。別のタブで CPU との対局が始まったか再開されたためです。ページを再読み込みすると、ここで指した手は失われます。',
   localResumeDropped: 'このブラウザに残っていた途中の対局は読み戻せなかったため、新しい対局を始めます。',
   // Online mode
   modeFriend: '友達と対戦（URL を送る）',

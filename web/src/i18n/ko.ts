@@ -174,6 +174,7 @@ export const ko: Catalogue = {
   cpuResuming: '중단된 게임을 불러오는 중…',
   cpuFailed: 'AI가 응답하지 못했습니다. ‘플레이 방식 다시 선택하기’로 처음부터 시작해 주세요.',
   cpuResumeDropped: '중단된 게임은 이전 버전의 AI로 저장되어 이어서 둘 수 없습니다. 새 게임을 시작해 주세요(내 말 배치는 게임판에 되돌려 두었습니다).',
+  cpuKeptElsewhere: '이 게임은 더 이상 이 브라우저에 저장되지 않습니다. 다른 탭에서 AI와의 게임을 시작했거나 이어서 두었기 때문입니다. 새로고침하면 여기서 둔 수는 사라집니다.',
   localResumeDropped: '이 브라우저에 남아 있던 중단된 게임을 다시 불러올 수 없어 새 게임을 시작합니다.',
   // Online mode
   modeFriend: '친구와 대전(URL 보내기)',

@@ -74,6 +74,8 @@ export interface Match {
   restart(): void;
   /** Registers a listener for changes that do not come from the page's own calls. */
   onChange?(listener: () => void): () => void;
+  /** A warning that stands over the game while it lasts (it is no longer kept, say). */
+  readonly caution?: MessageKey | undefined;
   dispose(): void;
 }
 
