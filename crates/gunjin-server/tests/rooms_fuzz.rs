@@ -202,6 +202,17 @@ fn read(frame: &Frame) -> Reading {
         Frame::Text(text) if text.len() > MAX_MESSAGE => return Reading::Refused("too_large"),
         Frame::Text(text) => text,
     };
+    // Every message is an object: anything else is refused, as JSON of no message's shape or as
+    // no JSON at all (a derived reader would take a message's fields in an array).
+    if !text.trim_start().starts_with('{') {
+        return Reading::Refused(
+            if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+                "bad_request"
+            } else {
+                "bad_json"
+            },
+        );
+    }
     let parsed = serde_json::from_str::<ClientMsg<Gunjin>>(text);
     // A readable frame that names a key twice is refused: which of the two was meant? In an
     // arrangement's setup that is a fault of the setup.
