@@ -113,12 +113,30 @@ async fn main() -> ExitCode {
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    let served = axum::serve(listener, app)
-        .with_graceful_shutdown(stop_requested())
-        .await;
-    if let Err(e) = served {
-        eprintln!("server stopped: {e}");
-        return ExitCode::FAILURE;
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(async move {
+        stop_requested().await;
+        let _ = stop_tx.send(true);
+    });
+    let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = rx.wait_for(|stop| *stop).await;
+    };
+    let serving = axum::serve(listener, app).with_graceful_shutdown(stopped(stop_rx.clone()));
+    // A request that never finishes arriving (a client that sent half its headers) would hold the
+    // stop for ever, and the rooms' sockets would not be told to go away before a service manager
+    // kills the process: the requests in flight get a few seconds, no more.
+    let late = async {
+        stopped(stop_rx).await;
+        tokio::time::sleep(REQUESTS_FINISH_WITHIN).await;
+    };
+    tokio::select! {
+        served = serving => {
+            if let Err(e) = served {
+                eprintln!("server stopped: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+        () = late => tracing::warn!("stopping: some requests were unfinished; they are dropped"),
     }
     // No new requests now, and the last ones have been answered; the rooms' sockets outlive
     // them, so they are told to go away, and the pages reconnect to the next server.
@@ -128,6 +146,9 @@ async fn main() -> ExitCode {
     tracing::info!("stopped");
     ExitCode::SUCCESS
 }
+
+/// How long a stopping server waits for the requests in flight to be answered.
+const REQUESTS_FINISH_WITHIN: Duration = Duration::from_secs(3);
 
 /// How long a stopping server waits for the rooms' sockets to close.
 const SOCKETS_CLOSE_WITHIN: Duration = Duration::from_secs(5);

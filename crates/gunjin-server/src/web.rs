@@ -100,9 +100,15 @@ fn is_page_route(path: &str) -> bool {
     !names_a_file(path) && !path.trim_start_matches('/').starts_with("assets/")
 }
 
-/// Whether a segment of `path` starts with a dot (`/.vite/manifest.json`): never served.
+/// Whether a segment of `path` starts with a dot (`/.vite/manifest.json`): never served. The
+/// file server decodes the path, so a dot written `%2e` is one too.
 fn is_hidden(path: &str) -> bool {
-    path.split('/').any(|segment| segment.starts_with('.'))
+    path.split('/').any(|segment| {
+        segment.starts_with('.')
+            || segment
+                .get(..3)
+                .is_some_and(|start| start.eq_ignore_ascii_case("%2e"))
+    })
 }
 
 /// Whether the path's last segment names a file (has an extension) rather than a page route.
@@ -524,6 +530,8 @@ mod tests {
                 ("/assets/old-123.js", missing),
                 ("/.vite/manifest.json", missing),
                 ("/a/.hidden", missing),
+                ("/%2evite/manifest.json", missing),
+                ("/%2Evite/manifest.json", missing),
             ];
             for (path, (status, body)) in cases {
                 let got = fetch(&app, path, None).await;

@@ -63,6 +63,8 @@ struct Seats {
     room: String,
     host: String,
     guest: String,
+    /// The server the game started on.
+    addr: SocketAddr,
 }
 
 /// A server on `db` again, and both players back in their seats on it.
@@ -90,6 +92,7 @@ async fn game_started(db: &Path) -> (Child, Seats, Client, Client) {
         room,
         host: host_token,
         guest: guest_token,
+        addr,
     };
     (child, seats, host, guest)
 }
@@ -123,6 +126,7 @@ async fn kill_9_mid_game_then_both_resume_and_finish() {
         room,
         host: host_token,
         guest: guest_token,
+        addr,
     };
     let (child, mut host, mut guest) = restart(&db, &seats, &host, &guest).await;
     guest.send(json!({"t":"sync"})).await;
@@ -241,6 +245,11 @@ async fn sigterm_closes_the_sockets_as_going_away_and_the_game_resumes_on_the_ne
     let db = dir.path().join("rooms.sqlite3");
     let (mut child, seats, mut host, mut guest) = game_started(&db).await;
     plies(&mut host, &mut guest, 4).await;
+    // A client that sent half a request and then nothing: it must not hold the stop.
+    let mut stalled = tokio::net::TcpStream::connect(seats.addr).await.unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut stalled, b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .await
+        .unwrap();
 
     let term = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
