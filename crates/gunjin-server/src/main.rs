@@ -76,6 +76,14 @@ async fn main() -> ExitCode {
         }
     };
     let source = match args.web_dir {
+        // A folder without the page would serve nothing but /healthz, which says all is well.
+        Some(dir) if !dir.join("index.html").is_file() => {
+            eprintln!(
+                "--web-dir {}: no index.html there (build the page first)",
+                dir.display()
+            );
+            return ExitCode::FAILURE;
+        }
         Some(dir) => WebSource::Dir(dir),
         None if web::has_embedded_page() => WebSource::Embedded,
         None => {

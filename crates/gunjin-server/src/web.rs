@@ -111,6 +111,12 @@ fn is_hidden(path: &str) -> bool {
     })
 }
 
+/// Whether a segment of `path` is longer than any file name may be (255 bytes): asked of the
+/// folder, it was an error (500), not a missing file.
+fn too_long_for_a_file(path: &str) -> bool {
+    path.split('/').any(|segment| segment.len() > 255)
+}
+
 /// Whether the path's last segment names a file (has an extension) rather than a page route.
 fn names_a_file(path: &str) -> bool {
     path.rsplit('/')
@@ -140,7 +146,7 @@ async fn app_shell(index: ServeFile, req: Request) -> Response {
 
 async fn page_headers(req: Request, next: Next) -> Response {
     let asset = req.uri().path().starts_with("/assets/");
-    let mut res = if is_hidden(req.uri().path()) {
+    let mut res = if is_hidden(req.uri().path()) || too_long_for_a_file(req.uri().path()) {
         not_found()
     } else {
         next.run(req).await
@@ -533,6 +539,9 @@ mod tests {
                 ("/%2evite/manifest.json", missing),
                 ("/%2Evite/manifest.json", missing),
             ];
+            let long = format!("/{}", "a".repeat(256));
+            let got = fetch(&app, &long, None).await;
+            assert_eq!(got.status, StatusCode::NOT_FOUND, "a 256-byte segment");
             for (path, (status, body)) in cases {
                 let got = fetch(&app, path, None).await;
                 assert_eq!((got.status, got.body.as_slice()), (status, body), "{path}");

@@ -117,6 +117,24 @@ async fn a_full_game_then_a_rematch_with_sides_swapped() {
 }
 
 #[tokio::test]
+async fn the_rooms_answers_are_never_stored_by_a_cache() {
+    let dir = tempdir::Dir::new("nostore");
+    let server = start(test_config(&dir), None).await;
+    // A seat's answer carries its token; the others are of the moment.
+    for (method, path) in [
+        ("POST", "/api/rooms".to_owned()),
+        ("GET", "/api/rooms/AAAAAAAAAAAAAAAAAAAAAA".to_owned()),
+        ("GET", "/api/nothing".to_owned()),
+    ] {
+        let head = http_head(server.addr, method, &path).await;
+        assert!(
+            head.contains("\r\ncache-control: no-store"),
+            "{method} {path}: {head}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn resigning_ends_the_game_on_either_turn() {
     let dir = tempdir::Dir::new("resign");
     let server = start(test_config(&dir), None).await;

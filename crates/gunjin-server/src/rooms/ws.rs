@@ -43,7 +43,18 @@ pub fn router<G: RefereeGame>(state: RoomsState<G>) -> Router {
             state.clone(),
             same_origin::<G>,
         ))
+        .layer(middleware::map_response(never_stored))
         .with_state(state)
+}
+
+/// A room's answers are of the moment, and a seat's carries its secret token: no cache (a
+/// browser's, a proxy's) keeps them.
+async fn never_stored(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("no-store"),
+    );
+    response
 }
 
 /// Turns a request from a page of a foreign origin away before any room route sees it.

@@ -78,6 +78,20 @@ pub async fn http(
     (status, serde_json::from_str(body).unwrap_or(Value::Null))
 }
 
+/// The status line and headers of the answer to `method path`, lower-cased.
+pub async fn http_head(addr: SocketAddr, method: &str, path: &str) -> String {
+    let mut s = TcpStream::connect(addr).await.unwrap();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).await.unwrap();
+    let text = String::from_utf8_lossy(&buf).to_lowercase();
+    text.split_once("\r\n\r\n")
+        .map_or(text.clone(), |(head, _)| head.to_owned())
+}
+
 /// Creates a room; returns (room id, host token).
 pub async fn create(addr: SocketAddr) -> (String, String) {
     let (status, body) = http(addr, "POST", "/api/rooms", None).await;
