@@ -83,7 +83,8 @@ export const ja: Catalogue = {
   selected: '{square} を選びました。進めるマスは {moves} か所、攻め込めるマスは {attacks} か所です。',
   noMoves: 'その駒は今は動かせません。',
   pickOwnFirst: 'まず動かす自分の駒を選んでください。',
-  noBattleCount: '戦いのない手が {count} 手続いています（100 手で引き分け）。',
+  // No-break spaces: a number is not parted from its counter at the end of a line.
+  noBattleCount: '戦いのない手が {count}\u00a0手続いています（100\u00a0手で引き分け）。',
   removedOwn: '取られた自分の駒',
   removedEnemy: '取った相手の駒',
   removedOfSide: '取られた駒',
