@@ -1,4 +1,5 @@
 //! The game server: the web app and online rooms.
 
 pub mod rooms;
+pub mod serve;
 pub mod web;

@@ -12,10 +12,14 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use gunjin_server::rooms;
+use gunjin_server::serve;
 use gunjin_server::web::{self, WebSource};
 
 const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE] \
-                     [--cpu-offer-after SECONDS]";
+                     [--cpu-offer-after SECONDS] [--header-timeout SECONDS]";
+
+/// How long a connection has to send a request's head (the default of `--header-timeout`).
+const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
 
 #[derive(Debug)]
 struct Args {
@@ -24,6 +28,8 @@ struct Args {
     db: PathBuf,
     /// How long an opponent must be away before the CPU offer (default: the rooms' own).
     cpu_offer_after: Option<Duration>,
+    /// How long a connection has to send a request's head before it is closed.
+    header_timeout: Duration,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -31,22 +37,14 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut web_dir = None;
     let mut db = PathBuf::from("gunjin-rooms.sqlite3");
     let mut cpu_offer_after = None;
+    let mut header_timeout = HEADER_TIMEOUT;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--addr" => addr = args.next().ok_or("--addr needs HOST:PORT")?,
             "--web-dir" => web_dir = Some(PathBuf::from(args.next().ok_or("--web-dir needs DIR")?)),
             "--db" => db = PathBuf::from(args.next().ok_or("--db needs FILE")?),
-            "--cpu-offer-after" => {
-                let secs = args.next().ok_or("--cpu-offer-after needs SECONDS")?;
-                match secs.parse::<u64>() {
-                    Ok(n) if n > 0 => cpu_offer_after = Some(Duration::from_secs(n)),
-                    _ => {
-                        return Err(format!(
-                            "--cpu-offer-after {secs:?}: a whole number of seconds, at least 1"
-                        ));
-                    }
-                }
-            }
+            "--cpu-offer-after" => cpu_offer_after = Some(seconds(&arg, args.next())?),
+            "--header-timeout" => header_timeout = seconds(&arg, args.next())?,
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
@@ -57,7 +55,19 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         web_dir,
         db,
         cpu_offer_after,
+        header_timeout,
     })
+}
+
+/// The value of `flag`: a whole number of seconds, at least 1.
+fn seconds(flag: &str, value: Option<String>) -> Result<Duration, String> {
+    let secs = value.ok_or_else(|| format!("{flag} needs SECONDS"))?;
+    match secs.parse::<u64>() {
+        Ok(n) if n > 0 => Ok(Duration::from_secs(n)),
+        _ => Err(format!(
+            "{flag} {secs:?}: a whole number of seconds, at least 1"
+        )),
+    }
 }
 
 #[tokio::main]
@@ -117,10 +127,6 @@ async fn main() -> ExitCode {
         Ok(bound) => println!("listening on http://{bound}/"),
         Err(e) => eprintln!("bound, but the address is unknown: {e}"),
     }
-    // Small WebSocket frames must leave at once (Nagle's delay would add tens of ms per move).
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     tokio::spawn(async move {
         stop_requested().await;
@@ -129,7 +135,7 @@ async fn main() -> ExitCode {
     let stopped = |mut rx: tokio::sync::watch::Receiver<bool>| async move {
         let _ = rx.wait_for(|stop| *stop).await;
     };
-    let serving = axum::serve(listener, app).with_graceful_shutdown(stopped(stop_rx.clone()));
+    let serving = serve::serve(listener, app, args.header_timeout, stopped(stop_rx.clone()));
     // A request that never finishes arriving (a client that sent half its headers) would hold the
     // stop for ever, and the rooms' sockets would not be told to go away before a service manager
     // kills the process: the requests in flight get a few seconds, no more.
@@ -138,12 +144,7 @@ async fn main() -> ExitCode {
         tokio::time::sleep(REQUESTS_FINISH_WITHIN).await;
     };
     tokio::select! {
-        served = serving => {
-            if let Err(e) = served {
-                eprintln!("server stopped: {e}");
-                return ExitCode::FAILURE;
-            }
-        }
+        () = serving => {}
         () = late => tracing::warn!("stopping: some requests were unfinished; they are dropped"),
     }
     // No new requests now, and the last ones have been answered; the rooms' sockets outlive
@@ -212,5 +213,15 @@ mod tests {
         ] {
             assert!(parse(bad).is_err(), "{bad:?}");
         }
+    }
+
+    #[test]
+    fn the_header_timeout_is_whole_seconds_from_one() {
+        assert_eq!(parse(&[]).map(|a| a.header_timeout), Ok(HEADER_TIMEOUT));
+        assert_eq!(
+            parse(&["--header-timeout", "2"]).map(|a| a.header_timeout),
+            Ok(Duration::from_secs(2))
+        );
+        assert!(parse(&["--header-timeout", "0"]).is_err());
     }
 }
