@@ -7,7 +7,7 @@
 import type { Board3DText } from './board3d/types';
 import type { Board3DView, BoardState, BoardView } from './board';
 import { withoutHiddenNames } from './board';
-import type { BattleTable, Engine, Side, Square, Status, View } from './engine';
+import { opponent, type BattleTable, type Engine, type Side, type Square, type Status, type View } from './engine';
 import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
@@ -1051,11 +1051,9 @@ export class App {
         const shared = mode?.id === 'local';
         out.push(result, this.reportsEl(match.reports, shared ? p.side : undefined));
         if (view !== null) {
-          const mine = p.side;
-          const other = mine === 'sente' ? 'gote' : 'sente';
           out.push(
-            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedOwn'), mine, view.removed.own),
-            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
+            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedOwn'), p.side, view.removed.own),
+            this.removedListEl(t.t(shared ? 'removedOfSide' : 'removedEnemy'), opponent(p.side), removedEnemyKinds(view, this.engine.kinds)),
           );
         }
         break;
@@ -1332,8 +1330,7 @@ export class App {
   /** A report made to the player at `side`, told with side names for two sharing the screen. */
   private reportTextBySide(r: Report, side: Side): string {
     const t = this.i18n;
-    const other: Side = side === 'sente' ? 'gote' : 'sente';
-    if (r.type === 'moved') return t.t('sideMoved', { side: t.side(r.mine ? side : other), from: r.from, to: r.to });
+    if (r.type === 'moved') return t.t('sideMoved', { side: t.side(r.mine ? side : opponent(side)), from: r.from, to: r.to });
     const key = r.result === 'won' ? 'sideBattleWon' : r.result === 'lost' ? 'sideBattleLost' : 'sideBattleBoth';
     return t.t(key, { side: t.side(side), kind: t.kind(r.kind), square: r.square });
   }

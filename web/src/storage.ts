@@ -20,12 +20,27 @@ export function readText(storage: KeyValueStorage | undefined, key: string): str
 
 /** The JSON value kept under `key`; null if there is none or it does not parse. */
 export function readJson(storage: KeyValueStorage | undefined, key: string): unknown {
-  const text = readText(storage, key);
+  return parsed(readText(storage, key));
+}
+
+function parsed(text: string | null): unknown {
   try {
     return text === null ? null : (JSON.parse(text) as unknown);
   } catch {
     return null;
   }
+}
+
+/**
+ * The value kept under `key` as `parse` reads it; null if there is none. What is there but does
+ * not read (damaged, or of another shape) is taken away: it would be read again at every visit.
+ */
+export function readOrDrop<T>(storage: KeyValueStorage | undefined, key: string, parse: (value: unknown) => T | null): T | null {
+  const text = readText(storage, key);
+  if (text === null || text === '') return null;
+  const read = parse(parsed(text));
+  if (read === null) removeKey(storage, key);
+  return read;
 }
 
 /** Keeps `value` under `key`; false if the storage refused it (full, blocked) or there is none. */

@@ -100,21 +100,17 @@ fn is_page_route(path: &str) -> bool {
     !names_a_file(path) && !path.trim_start_matches('/').starts_with("assets/")
 }
 
-/// Whether a segment of `path` starts with a dot (`/.vite/manifest.json`): never served. The
-/// file server decodes the path, so a dot written `%2e` is one too.
-fn is_hidden(path: &str) -> bool {
+/// Whether `path` is never served: a segment starting with a dot (`/.vite/manifest.json`; the
+/// file server decodes the path, so a dot written `%2e` is one too), or longer than any file name
+/// may be (255 bytes; asked of the folder, it was an error, 500, not a missing file).
+fn never_served(path: &str) -> bool {
     path.split('/').any(|segment| {
         segment.starts_with('.')
             || segment
                 .get(..3)
                 .is_some_and(|start| start.eq_ignore_ascii_case("%2e"))
+            || segment.len() > 255
     })
-}
-
-/// Whether a segment of `path` is longer than any file name may be (255 bytes): asked of the
-/// folder, it was an error (500), not a missing file.
-fn too_long_for_a_file(path: &str) -> bool {
-    path.split('/').any(|segment| segment.len() > 255)
 }
 
 /// Whether the path's last segment names a file (has an extension) rather than a page route.
@@ -146,7 +142,7 @@ async fn app_shell(index: ServeFile, req: Request) -> Response {
 
 async fn page_headers(req: Request, next: Next) -> Response {
     let asset = req.uri().path().starts_with("/assets/");
-    let mut res = if is_hidden(req.uri().path()) || too_long_for_a_file(req.uri().path()) {
+    let mut res = if never_served(req.uri().path()) {
         not_found()
     } else {
         next.run(req).await

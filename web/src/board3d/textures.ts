@@ -254,8 +254,8 @@ export function labelTexture(
     // Three characters (飛行機, タンク, 스파이) at the size that fits their height were a third
     // smaller than the two-character names beside them, and hard to read on a phone: they keep
     // nine tenths of that size and are condensed in height instead.
-    const two = Math.min(width * 0.78, (height * 0.96) / 2);
-    const size = chars.length <= 2 ? Math.min(width * 0.78, (height * 0.96) / chars.length) : two * 0.9;
+    const fit = (n: number): number => Math.min(width * 0.78, (height * 0.96) / n);
+    const size = chars.length <= 2 ? fit(chars.length) : fit(2) * 0.9;
     const step = height / chars.length;
     const squash = Math.min(1, (step * 0.96) / size);
     ctx.font = `700 ${Math.floor(size)}px ${fonts}`;

@@ -6,7 +6,7 @@
 import type { Arrangement, Side } from '../engine';
 import { asArrangement, isRecord } from '../json';
 import { asPlies, type SavedPly } from '../state/saved';
-import { readJson, readText, removeKey, replaceJson, type KeyValueStorage } from '../storage';
+import { readJson, readOrDrop, removeKey, replaceJson, type KeyValueStorage } from '../storage';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
 export interface SavedCpuGame {
@@ -40,15 +40,11 @@ export class CpuGameStore {
 
   /** The kept game and the mode it was played in; null if none (or it no longer reads as one). */
   load(): { readonly mode: string; readonly game: SavedCpuGame } | null {
-    const value = readJson(this.storage, CpuGameStore.KEY);
-    const mode = isRecord(value) ? value['mode'] : undefined;
-    const game = isRecord(value) && typeof mode === 'string' ? parseGame(value['game']) : null;
-    if (game === null || typeof mode !== 'string') {
-      // What no longer reads as a game would sit in the storage for ever: it goes.
-      if ((readText(this.storage, CpuGameStore.KEY) ?? '') !== '') this.clear();
-      return null;
-    }
-    return { mode, game };
+    return readOrDrop(this.storage, CpuGameStore.KEY, (value) => {
+      const mode = isRecord(value) ? value['mode'] : undefined;
+      const game = isRecord(value) && typeof mode === 'string' ? parseGame(value['game']) : null;
+      return game === null || typeof mode !== 'string' ? null : { mode, game };
+    });
   }
 
   /**

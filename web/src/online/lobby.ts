@@ -66,10 +66,10 @@ export async function joinRoom(http: Http, id: string): Promise<Outcome<SeatAnsw
   return seat === null ? { ok: false, code: errorCode(a.body) } : { ok: true, value: seat };
 }
 
-/** Seat tokens per room, in `localStorage["gunjin.room.<id>"]`. */
 /** How long a room lasts at most on the server (docs/protocol.md §7): a seat older is gone. */
 export const ROOM_LIFETIME_MS = 24 * 60 * 60 * 1000;
 
+/** Seat tokens per room, in `localStorage["gunjin.room.<id>"]`. */
 export class SeatStore {
   private static readonly LAST = 'gunjin.lastRoom';
 

@@ -71,6 +71,7 @@ const told = new WeakMap<OnlineMatch, Told>();
 export const AWAY_GRACE_MS = 10_000;
 const awayTimers = new WeakMap<OnlineMatch, ReturnType<typeof setTimeout>>();
 
+/** The friend is away: the game waits for them, or, once it is over, they are only gone. */
 function awayText(t: PanelKit['i18n'], match: OnlineMatch): string {
   const phase = match.state?.phase;
   return t.t(phase === 'finished' || phase === 'closed' ? 'onlineOpponentGone' : 'onlineOpponentAway');
@@ -375,16 +376,11 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
   const presence =
     s === null || c?.kind !== 'open'
       ? null
-      : t.t(
-          s.opponent === 'none'
-            ? 'onlineOpponentNone'
-            : s.opponent === 'connected'
-              ? 'onlineOpponentConnected'
-              : // A finished game waits for nobody: only that the friend is gone.
-                s.phase === 'finished' || s.phase === 'closed'
-                ? 'onlineOpponentGone'
-                : 'onlineOpponentAway',
-        );
+      : s.opponent === 'none'
+        ? t.t('onlineOpponentNone')
+        : s.opponent === 'connected'
+          ? t.t('onlineOpponentConnected')
+          : awayText(t, match);
   return h(
     'div',
     // Not a live region: it is drawn anew at each redraw; `announce` says what changes.

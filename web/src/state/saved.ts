@@ -4,7 +4,7 @@
  */
 import type { Arrangement, EngineGame, Outcome, Square } from '../engine';
 import { asArrangement, isRecord } from '../json';
-import { readJson, readText, removeKey, replaceJson, type KeyValueStorage } from '../storage';
+import { readOrDrop, removeKey, replaceJson, type KeyValueStorage } from '../storage';
 
 /** A move and what the referee announced of it: the replay must announce the same. */
 export type SavedPly = readonly [Square, Square, Outcome | null];
@@ -54,16 +54,13 @@ export class LocalGameStore {
 
   /** The kept game; null if none (or it no longer reads as one). */
   load(): SavedLocalGame | null {
-    const value = readJson(this.storage, LocalGameStore.KEY);
-    const sente = isRecord(value) ? asArrangement(value['sente']) : null;
-    const gote = isRecord(value) ? asArrangement(value['gote']) : null;
-    const moves = isRecord(value) ? asPlies(value['moves']) : null;
-    if (sente === null || gote === null || moves === null) {
-      // What no longer reads as a game would sit in the storage for ever: it goes.
-      if ((readText(this.storage, LocalGameStore.KEY) ?? '') !== '') this.clear();
-      return null;
-    }
-    return { sente, gote, moves };
+    return readOrDrop(this.storage, LocalGameStore.KEY, (value) => {
+      if (!isRecord(value)) return null;
+      const sente = asArrangement(value['sente']);
+      const gote = asArrangement(value['gote']);
+      const moves = asPlies(value['moves']);
+      return sente === null || gote === null || moves === null ? null : { sente, gote, moves };
+    });
   }
 
   save(game: SavedLocalGame): void {
