@@ -509,4 +509,44 @@ describe('playing the CPU', () => {
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.cpuGame')), null);
     await page.close();
   });
+
+  it('a reload while arranging keeps the arrangement: the start screen offers it, and choosing another game gives it up', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="cpu-advanced"]');
+    await page.waitForSelector('[data-focus-key="confirm"]');
+    const arranged = () =>
+      page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.cell.own[data-kind]')].map((e) => [e.dataset.square, e.dataset.kind])));
+    const auto = await arranged();
+    await pressSquare(page, 'a3');
+    await pressSquare(page, 'f3');
+    await page.click('[data-focus-key="mirror"]');
+    const made = await arranged();
+    assert.notDeepEqual(made, auto);
+
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume-setup"]');
+    assert.match(await page.textContent('#resume-setup-text'), /arranging your pieces for “Play the CPU: advanced”/);
+    await page.click('[data-focus-key="resume-setup"]');
+    await page.waitForSelector('[data-focus-key="confirm"]');
+    assert.equal(await phase(page), 'setup');
+    assert.equal(await page.textContent('[data-mode-name]'), 'Play the CPU: advanced');
+    assert.deepEqual(await arranged(), made);
+    assert.equal(await page.$('[data-focus-key="undo"]:not([disabled])'), null, 'nothing to undo back to');
+
+    // Confirmed, the arrangement is the game's (kept with the game from now on), not a draft.
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.setupDraft')), null);
+
+    // "Play again", a reload, and another game chosen: the half-made arrangement is given up.
+    await page.click('[data-focus-key="play-again"]');
+    await page.waitForSelector('[data-focus-key="confirm"]');
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume-setup"]');
+    await page.click('.mode-button[data-mode="local"]');
+    await page.click('[data-focus-key="choose-mode"]');
+    assert.equal(await page.$('[data-focus-key="resume-setup"]'), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.setupDraft')), null);
+    await page.close();
+  });
 });

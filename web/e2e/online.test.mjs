@@ -219,6 +219,11 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['setup']);
     await host.click('[data-focus-key="mirror"]');
     const mirrored = await ownPieces(host);
+    // A reload (a phone discarding the tab while its player sends the URL) keeps the arrangement
+    // being made, though the server does not hold it.
+    await host.reload();
+    await waitPhase(host, ['setup']);
+    assert.deepEqual(await ownPieces(host), mirrored, 'the arrangement being made survives a reload');
     await confirmArrangement(host);
     await host.waitForSelector('[data-focus-key="unarrange"]');
 

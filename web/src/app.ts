@@ -23,7 +23,7 @@ import { LocalGameStore } from './state/saved';
 import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
-import { ArrangementStore, type SetupEvent, type SetupState } from './state/setup';
+import { ArrangementStore, SetupDraftStore, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
@@ -108,6 +108,8 @@ export class App {
   /** Seats in friend rooms kept in this browser (the start screen's way back to the last one). */
   private readonly seats: SeatStore;
   private readonly localGames: LocalGameStore;
+  /** The arrangement being made against the CPU or in a room, kept for a reload. */
+  private readonly drafts: SetupDraftStore;
   private readonly grid: GridBoard;
   private readonly boards: BoardView[] = [];
   /** The square picked on the boards, as last drawn (Escape lets go of it). */
@@ -174,6 +176,7 @@ export class App {
     this.cpuGames = new CpuGameStore(env.storage);
     this.seats = new SeatStore(env.storage);
     this.localGames = new LocalGameStore(env.storage);
+    this.drafts = new SetupDraftStore(env.storage);
     this.sounds = new Sounds(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
@@ -337,6 +340,7 @@ export class App {
       results: this.results,
       cpuGames: this.cpuGames,
       localGames: this.localGames,
+      drafts: this.drafts,
       resume,
       random: this.env.random,
       startWith,
@@ -862,14 +866,23 @@ export class App {
     if (b.querySelector('.mode-record') !== null) b.setAttribute('aria-describedby', `mode-desc-${mode.id} mode-record-${mode.id}`);
     b.dataset['focusKey'] = `mode-${mode.id}`;
     b.dataset['mode'] = mode.id;
-    b.addEventListener('click', () => this.startMode(mode));
+    b.addEventListener('click', () => this.startAnew(mode));
     return b;
+  }
+
+  /**
+   * A game chosen on the start screen: an arrangement left half made (by a reload) is given up
+   * with it, as the start screen said.
+   */
+  private startAnew(mode: Mode, resume = false): void {
+    this.drafts.discard();
+    this.startMode(mode, undefined, resume);
   }
 
   /** The unfinished games kept in the browser, to go on with (nothing if there is none). */
   private resumeEl(): Node[] {
     const t = this.i18n;
-    const kept: { mode: Mode; text: string; key: string }[] = [];
+    const kept: { mode: Mode; text: string; key: string; go?: () => void }[] = [];
     const cpu = this.cpuGames.load();
     const cpuMode = cpu === null ? undefined : MODES.find((m) => m.id === cpu.mode);
     if (cpu !== null && cpuMode !== undefined) {
@@ -883,15 +896,26 @@ export class App {
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();
     if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend' });
+    // An arrangement against the CPU that a reload cut short (in a room, the room brings it back).
+    const draft = this.drafts.load();
+    const draftMode = draft === null ? undefined : MODES.find((m) => m.id === draft.place);
+    if (draft !== null && draftMode !== undefined) {
+      kept.push({
+        mode: draftMode,
+        text: t.t('resumeSetupText', { mode: t.t(draftMode.title) }),
+        key: 'resume-setup',
+        go: () => this.startMode(draftMode, { side: draft.side, arrangement: draft.arrangement }),
+      });
+    }
     if (kept.length === 0) return [];
     return [
       h(
         'section',
         { class: 'resume', attrs: { 'aria-labelledby': 'resume-title' } },
         h('h2', { text: t.t('resumeTitle'), attrs: { id: 'resume-title' } }),
-        ...kept.flatMap(({ mode, text, key }) => {
+        ...kept.flatMap(({ mode, text, key, go: goOn }) => {
           // Two kept games give two buttons of one label: each is described by its own game.
-          const go = button(t.t('resume'), () => this.startMode(mode, undefined, true), { key, class: 'btn primary wide' });
+          const go = button(t.t('resume'), goOn ?? (() => this.startAnew(mode, true)), { key, class: 'btn primary wide' });
           go.setAttribute('aria-describedby', `${key}-text`);
           return [h('p', { text, attrs: { id: `${key}-text` } }), go];
         }),

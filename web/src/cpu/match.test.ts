@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Arrangement, Side, View } from '../engine';
 import { boardState } from '../state/board-state';
 import { reviewFrames } from '../state/review';
-import { ArrangementStore } from '../state/setup';
+import { ArrangementStore, SetupDraftStore } from '../state/setup';
 import { MemoryStorage, initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { RequestCpu, type CpuPlayer } from './client';
@@ -224,6 +224,36 @@ describe('CpuMatch', () => {
     // "Play again" starts from a new arrangement, as any game does.
     same.restart();
     expect(arranged(same)).not.toEqual(brought);
+  });
+
+  it('keeps the arrangement being made for a reload until it is confirmed or the game is left', async () => {
+    const storage = new MemoryStorage();
+    const drafts = new SetupDraftStore(storage);
+    const s = newMatch('sente', { draft: drafts.open('cpu-beginner', 'sente') });
+    const m = s.match;
+    if (m.phase.kind !== 'setup') throw new Error('not arranging');
+    const setup = m.phase.setup;
+    setup.press('a3');
+    setup.press('f3');
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toEqual(setup.arrangement);
+    await settle(s);
+    expect(m.confirmSetup()).toBe(true);
+    expect(drafts.load()).toBeNull();
+    // "Play again": the new arrangement is kept again, and leaving forgets it.
+    await playToTheEnd(s, 3, (plies) => {
+      if (plies === 4) m.resign();
+    });
+    m.restart();
+    expect(drafts.loadFor('cpu-beginner', 'sente')).not.toBeNull();
+    m.dispose();
+    expect(drafts.load()).toBeNull();
+  });
+
+  it('sets up from a brought arrangement with nothing to undo', () => {
+    const engine = testEngine();
+    const brought = engine.autoArrangement('sente', 9);
+    const m = newMatch('sente', { startWith: { side: 'sente', arrangement: brought } }).match;
+    expect(m.phase.kind === 'setup' && m.phase.setup.canUndo).toBe(false);
   });
 
   it('moves first as sente when the human plays gote', async () => {

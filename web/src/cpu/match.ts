@@ -29,7 +29,7 @@ import type { MessageKey } from '../i18n';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
 import { pliesOf, replayPlies, type SavedPly } from '../state/saved';
-import { ArrangementStore, SetupState } from '../state/setup';
+import { ArrangementStore, SetupState, type DraftSink } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
 import type { SavedCpuGame } from './saved';
@@ -68,6 +68,8 @@ export interface CpuMatchOptions {
     /** Forgets the kept game whoever kept it: one that cannot be played on. */
     discard(): void;
   };
+  /** Where the arrangement being made is kept while it changes, until it is confirmed. */
+  readonly draft?: DraftSink;
   /** An unfinished game of this mode to go on with instead of a new one. */
   readonly resume?: SavedCpuGame;
 }
@@ -199,6 +201,7 @@ export class CpuMatch implements Match {
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     this.humanArrangement = arrangement;
     this.store.save(p.side, arrangement);
+    this.options.draft?.clear();
     if (this.cpuArrangement !== undefined) this.startGame();
     else {
       this.startWhenReady = true;
@@ -260,6 +263,7 @@ export class CpuMatch implements Match {
   dispose(): void {
     this.epoch++;
     this.forget();
+    this.options.draft?.clear();
     this.listeners.clear();
     this.game?.dispose();
     this.game = null;
@@ -301,12 +305,12 @@ export class CpuMatch implements Match {
       },
       (e: unknown) => this.fail(epoch, e),
     );
-    const setup = new SetupState(this.engine, this.human, this.nextSeed());
+    const setup = new SetupState(this.engine, this.human, this.nextSeed(), this.options.draft);
     const carried = this.carried;
     this.carried = undefined;
     if (carried !== undefined) {
       const { side: from, arrangement } = carried;
-      setup.load(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
+      setup.begin(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
     }
     return note === undefined ? { kind: 'setup', side: this.human, setup } : { kind: 'setup', side: this.human, setup, note };
   }

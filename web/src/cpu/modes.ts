@@ -46,6 +46,7 @@ function cpuMode(
           discard: () => ctx.cpuGames.clear(),
         },
         resume: saved?.mode === id ? saved.game : undefined,
+        draft: ctx.drafts?.open(id, human),
       });
     },
   };

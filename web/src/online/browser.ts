@@ -1,5 +1,6 @@
 /** The browser's parts for an online match: fetch, WebSocket, timers, storage, address bar. */
 import type { SocketLike } from './client';
+import { SetupDraftStore } from '../state/setup';
 import { SeatStore } from './lobby';
 import type { OnlineEnv } from './match';
 
@@ -53,6 +54,7 @@ export function browserEnv(): OnlineEnv {
       clear: (h) => window.clearTimeout(h),
     },
     seats: new SeatStore(storage()),
+    drafts: new SetupDraftStore(storage()),
     setAddress: (room) => {
       const url = new URL(location.href);
       if (room === null) url.searchParams.delete(ROOM_PARAM);

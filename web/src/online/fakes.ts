@@ -2,7 +2,7 @@
  * Fakes for the online unit tests: a socket the test drives, timers the test fires, and a whole
  * room environment (HTTP answers, sockets, seat storage) around a match.
  */
-import { ArrangementStore } from '../state/setup';
+import { ArrangementStore, SetupDraftStore } from '../state/setup';
 import { MemoryStorage, testEngine } from '../test-engine';
 import type { SocketLike, Timers } from './client';
 import { SeatStore, type HttpAnswer } from './lobby';
@@ -113,6 +113,7 @@ export function harness(storage = new MemoryStorage()): Harness {
     },
     timers: new FakeTimers(),
     seats: new SeatStore(storage),
+    drafts: new SetupDraftStore(storage),
     setAddress: (room) => address.push(room),
     onOnline: (fn) => {
       online.add(fn);

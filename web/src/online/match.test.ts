@@ -326,6 +326,60 @@ describe('OnlineMatch', () => {
     m.dispose();
   });
 
+  it('after a refresh while arranging: the arrangement being made comes back, in this game only', async () => {
+    const first = seated('host');
+    const s1 = first.h.sockets[0]!;
+    s1.open();
+    s1.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const p1 = first.m.phase;
+    if (p1.kind !== 'setup') throw new Error('not arranging');
+    p1.setup.press('a3');
+    p1.setup.press('f3');
+    p1.setup.mirror();
+    const made = { ...p1.setup.arrangement };
+    // The page is reloaded (or the phone discarded the tab): a new match on the same storage.
+    const h2 = harness(first.storage);
+    const m2 = newMatch(h2, ROOM);
+    h2.sockets[0]!.open();
+    h2.sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const p2 = m2.phase;
+    if (p2.kind !== 'setup') throw new Error('not arranging');
+    expect(p2.setup.arrangement).toEqual(made);
+    expect(p2.setup.canUndo).toBe(false);
+    // The next game of the room (a rematch, the same side again) starts from a new arrangement.
+    const h3 = harness(first.storage);
+    const m3 = newMatch(h3, ROOM);
+    h3.sockets[0]!.open();
+    h3.sockets[0]!.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, game: 3 } });
+    const p3 = m3.phase;
+    if (p3.kind !== 'setup') throw new Error('not arranging');
+    expect(p3.setup.arrangement).not.toEqual(made);
+    for (const m of [first.m, m2, m3]) m.dispose();
+  });
+
+  it('after a refresh, the arrangement the server holds wins over the one being made', async () => {
+    const first = seated('host');
+    first.h.sockets[0]!.open();
+    first.h.sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const p1 = first.m.phase;
+    if (p1.kind !== 'setup') throw new Error('not arranging');
+    p1.setup.mirror();
+    const held = testEngine().autoArrangement('sente', 99);
+    const h2 = harness(first.storage);
+    const m2 = newMatch(h2, ROOM);
+    h2.sockets[0]!.open();
+    h2.sockets[0]!.receive({ t: 'sync', v: 4, room: { ...ROOM_SYNC, opponent: 'connected', you_ready: true, setup: { side: 'sente', pieces: held } } });
+    expect(m2.phase.kind).toBe('moved');
+    expect(m2.arrangement('sente')).toEqual(held);
+    expect(m2.unarrange()).toBe(true);
+    h2.sockets[0]!.receive({ t: 'ready', v: 5, who: 'you', ready: false });
+    const p2 = m2.phase;
+    if (p2.kind !== 'setup') throw new Error('not arranging');
+    expect(p2.setup.arrangement).toEqual(held);
+    first.m.dispose();
+    m2.dispose();
+  });
+
   it('takes the CPU offer only while it stands', async () => {
     const h = harness();
     const m = newMatch(h, null);

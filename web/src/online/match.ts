@@ -8,7 +8,7 @@ import type { Arrangement, Destinations, Engine, Side, Square, Status, View } fr
 import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type TurnEvent } from '../state/match';
 import type { Report } from '../state/messages';
 import type { Setups } from '../state/review';
-import { SetupState, type ArrangementStore } from '../state/setup';
+import { SetupState, type ArrangementStore, type SetupDraftStore } from '../state/setup';
 import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
 import type { Legal, SeatAnswer } from './protocol';
@@ -22,6 +22,8 @@ export interface OnlineEnv {
   readonly seats: SeatStore;
   /** Shows the room in the address bar (so a refresh comes back), or removes it (null). */
   readonly setAddress: (room: string | null) => void;
+  /** Where the arrangement being made is kept, so a reload finds it again. */
+  readonly drafts?: SetupDraftStore;
   /** Calls back when the device is online again (a network change); returns a remover. */
   readonly onOnline?: (fn: () => void) => () => void;
 }
@@ -351,9 +353,13 @@ export class OnlineMatch implements Match {
 
   private setupFor(s: RoomState): SetupState {
     if (this.setup === null || this.setupGame !== s.game || this.setup.side !== s.side) {
-      this.setup = new SetupState(this.engine, s.side, this.nextSeed());
+      // A reload comes back to the arrangement the server holds, or else to the one being made.
+      const place = `room:${this.roomId ?? ''}:${s.game}`;
+      const draft = this.env.drafts?.loadFor(place, s.side) ?? null;
+      this.setup = new SetupState(this.engine, s.side, this.nextSeed(), this.env.drafts?.open(place, s.side));
       this.setupGame = s.game;
-      if (s.held !== null) this.setup.load(s.held);
+      const held = s.held ?? draft;
+      if (held !== null) this.setup.begin(held);
     }
     return this.setup;
   }

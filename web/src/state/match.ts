@@ -22,7 +22,7 @@ import type { CpuGameStore } from '../cpu/saved';
 import type { ResultStore } from './results';
 import type { Setups } from './review';
 import { pliesOf, replayPlies, type LocalGameStore, type SavedLocalGame } from './saved';
-import { ArrangementStore, SetupState } from './setup';
+import { ArrangementStore, SetupState, type SetupDraftStore } from './setup';
 
 export type Phase =
   | { readonly kind: 'setup-curtain'; readonly side: Side }
@@ -89,6 +89,8 @@ export interface MatchContext {
   readonly cpuGames: CpuGameStore;
   /** The unfinished two-player game on this device kept in the browser. */
   readonly localGames: LocalGameStore;
+  /** The arrangement being made, kept while it changes (not for two people at one device). */
+  readonly drafts?: SetupDraftStore;
   /** Go on with the kept unfinished game of this mode instead of starting a new one. */
   readonly resume?: boolean;
   /** Seeds for automatic arrangements. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
-import { ArrangementStore, SetupState } from './setup';
+import { ArrangementStore, SetupDraftStore, SetupState } from './setup';
 
 const squareOf = (arr: Readonly<Record<string, string>>, kind: string): string => {
   const found = Object.entries(arr).find(([, k]) => k === kind);
@@ -83,6 +83,60 @@ describe('SetupState', () => {
     expect(s.arrangement).toEqual(other);
     expect(s.load(engine.autoArrangement('gote', 8))).toBe(false);
     expect(s.arrangement).toEqual(other);
+  });
+});
+
+describe('SetupDraftStore', () => {
+  it('keeps the arrangement being made through every change, for its place and side only', () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    const drafts = new SetupDraftStore(storage);
+    const s = new SetupState(engine, 'gote', 4, drafts.open('cpu-gote', 'gote'));
+    expect(drafts.load()).toEqual({ place: 'cpu-gote', side: 'gote', arrangement: s.arrangement });
+    s.press('a6');
+    s.press('f6');
+    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
+    s.mirror();
+    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
+    s.undo();
+    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
+    // A refused swap and a press that only chooses leave it as it was.
+    const before = drafts.loadFor('cpu-gote', 'gote');
+    s.press('a7');
+    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(before);
+    expect(drafts.loadFor('cpu-gote', 'sente')).toBeNull();
+    expect(drafts.loadFor('cpu-advanced', 'gote')).toBeNull();
+  });
+
+  it('brings an arrangement back with nothing to undo, and refuses one of the other side', () => {
+    const engine = testEngine();
+    const s = new SetupState(engine, 'sente', 1);
+    const mine = engine.autoArrangement('sente', 77);
+    expect(s.begin(mine)).toBe(true);
+    expect(s.arrangement).toEqual(mine);
+    expect(s.canUndo).toBe(false);
+    expect(s.begin(engine.autoArrangement('gote', 77))).toBe(false);
+    expect(s.arrangement).toEqual(mine);
+  });
+
+  it("forgets only its own setup's arrangement, and drops what does not read", () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    let n = 0;
+    const drafts = new SetupDraftStore(storage, () => `tab${n++}`);
+    const first = drafts.open('cpu-beginner', 'sente');
+    new SetupState(engine, 'sente', 1, first);
+    const second = new SetupState(engine, 'sente', 2, drafts.open('cpu-advanced', 'sente'));
+    // The first setup (another tab, say) is confirmed: the second's arrangement stays kept.
+    first.clear();
+    expect(drafts.loadFor('cpu-advanced', 'sente')).toEqual(second.arrangement);
+    drafts.discard();
+    expect(drafts.load()).toBeNull();
+    for (const bad of ['{not json', '{"place":"x","side":"red","pieces":{}}', '{"place":3,"side":"sente","pieces":{}}', '[1]']) {
+      storage.setItem('gunjin.setupDraft', bad);
+      expect(drafts.load(), bad).toBeNull();
+      expect(storage.getItem('gunjin.setupDraft'), bad).toBeNull();
+    }
   });
 });
 

@@ -4,7 +4,7 @@
  */
 import type { Arrangement, Engine, Side, Square, Violation } from '../engine';
 import { asArrangement, isRecord } from '../json';
-import { readJson, writeJson, type KeyValueStorage } from '../storage';
+import { readJson, readOrDrop, removeKey, replaceJson, writeJson, type KeyValueStorage } from '../storage';
 
 /** What a press on a square did, for the page's message and announcement. */
 export type SetupEvent =
@@ -19,12 +19,15 @@ export class SetupState {
   private readonly undoStack: Arrangement[] = [];
   private chosenSquare: Square | null = null;
 
+  /** `draft`, if given, is told the arrangement as it starts and after every change. */
   constructor(
     private readonly engine: Engine,
     readonly side: Side,
     seed: number,
+    private readonly draft?: DraftSink,
   ) {
     this.current = engine.autoArrangement(side, seed);
+    draft?.save(this.current);
   }
 
   get arrangement(): Arrangement {
@@ -72,12 +75,26 @@ export class SetupState {
     return true;
   }
 
+  /**
+   * Starts over from `saved` (the player's own arrangement, brought back), with nothing to undo;
+   * false (and nothing changes) if it is not valid for this side.
+   */
+  begin(saved: Arrangement): boolean {
+    if (this.engine.validate(this.side, saved).length > 0) return false;
+    this.current = { ...saved };
+    this.undoStack.length = 0;
+    this.chosenSquare = null;
+    this.draft?.save(this.current);
+    return true;
+  }
+
   /** Undoes the last change (swap, re-arrange, mirror or load). */
   undo(): boolean {
     const previous = this.undoStack.pop();
     if (previous === undefined) return false;
     this.current = previous;
     this.chosenSquare = null;
+    this.draft?.save(previous);
     return true;
   }
 
@@ -85,6 +102,71 @@ export class SetupState {
     this.undoStack.push(this.current);
     this.current = next;
     this.chosenSquare = null;
+    this.draft?.save(next);
+  }
+}
+
+/** Where one arrangement being made is kept while it changes (see `SetupDraftStore`). */
+export interface DraftSink {
+  save(arrangement: Arrangement): void;
+  /** Forgets the kept arrangement, unless another arrangement has taken its place since. */
+  clear(): void;
+}
+
+/** An arrangement being made, where it was being made, and for which side. */
+export interface SetupDraft {
+  /** The mode's id, or `room:<id>:<game>` for a game in a friend's room. */
+  readonly place: string;
+  readonly side: Side;
+  readonly arrangement: Arrangement;
+}
+
+/**
+ * The arrangement being made, kept in the browser while it changes: a reload, or a phone
+ * discarding the tab while its player went to send the room's URL, otherwise loses every swap.
+ * One arrangement for the whole browser, the one touched last; each `open` is one setup's (one
+ * tab's), and its `clear` leaves another's alone.
+ */
+export class SetupDraftStore {
+  private static readonly KEY = 'gunjin.setupDraft';
+
+  constructor(
+    private readonly storage: KeyValueStorage | undefined,
+    private readonly token: () => string = () => Math.random().toString(36).slice(2),
+  ) {}
+
+  /** The kept arrangement; null if none (or it no longer reads as one). */
+  load(): SetupDraft | null {
+    return readOrDrop(this.storage, SetupDraftStore.KEY, (value) => {
+      if (!isRecord(value) || typeof value['place'] !== 'string') return null;
+      const side = value['side'];
+      const arrangement = asArrangement(value['pieces']);
+      if ((side !== 'sente' && side !== 'gote') || arrangement === null) return null;
+      return { place: value['place'], side, arrangement };
+    });
+  }
+
+  /** The kept arrangement if it was made at `place` for `side`. */
+  loadFor(place: string, side: Side): Arrangement | null {
+    const draft = this.load();
+    return draft !== null && draft.place === place && draft.side === side ? draft.arrangement : null;
+  }
+
+  /** Forgets the kept arrangement: the player chose another game. */
+  discard(): void {
+    removeKey(this.storage, SetupDraftStore.KEY);
+  }
+
+  /** A place for one setup's arrangement (at `place`, for `side`). */
+  open(place: string, side: Side): DraftSink {
+    const owner = this.token();
+    return {
+      save: (arrangement) => replaceJson(this.storage, SetupDraftStore.KEY, { place, side, pieces: arrangement, owner }),
+      clear: () => {
+        const value = readJson(this.storage, SetupDraftStore.KEY);
+        if (isRecord(value) && value['owner'] === owner) removeKey(this.storage, SetupDraftStore.KEY);
+      },
+    };
   }
 }
 
