@@ -526,6 +526,7 @@ describe('playing the CPU', () => {
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume-setup"]');
     assert.match(await page.textContent('#resume-setup-text'), /arranging your pieces for “Play the CPU: advanced”/);
+    assert.equal((await page.textContent('[data-focus-key="resume-setup"]')).trim(), 'Go on arranging');
     await page.click('[data-focus-key="resume-setup"]');
     await page.waitForSelector('[data-focus-key="confirm"]');
     assert.equal(await phase(page), 'setup');

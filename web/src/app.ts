@@ -882,7 +882,7 @@ export class App {
   /** The unfinished games kept in the browser, to go on with (nothing if there is none). */
   private resumeEl(): Node[] {
     const t = this.i18n;
-    const kept: { mode: Mode; text: string; key: string; go?: () => void }[] = [];
+    const kept: { mode: Mode; text: string; key: string; label?: MessageKey; go?: () => void }[] = [];
     const cpu = this.cpuGames.load();
     const cpuMode = cpu === null ? undefined : MODES.find((m) => m.id === cpu.mode);
     if (cpu !== null && cpuMode !== undefined) {
@@ -904,6 +904,7 @@ export class App {
         mode: draftMode,
         text: t.t('resumeSetupText', { mode: t.t(draftMode.title) }),
         key: 'resume-setup',
+        label: 'resumeSetup',
         go: () => this.startMode(draftMode, { side: draft.side, arrangement: draft.arrangement }),
       });
     }
@@ -913,9 +914,9 @@ export class App {
         'section',
         { class: 'resume', attrs: { 'aria-labelledby': 'resume-title' } },
         h('h2', { text: t.t('resumeTitle'), attrs: { id: 'resume-title' } }),
-        ...kept.flatMap(({ mode, text, key, go: goOn }) => {
+        ...kept.flatMap(({ mode, text, key, label, go: goOn }) => {
           // Two kept games give two buttons of one label: each is described by its own game.
-          const go = button(t.t('resume'), goOn ?? (() => this.startAnew(mode, true)), { key, class: 'btn primary wide' });
+          const go = button(t.t(label ?? 'resume'), goOn ?? (() => this.startAnew(mode, true)), { key, class: 'btn primary wide' });
           go.setAttribute('aria-describedby', `${key}-text`);
           return [h('p', { text, attrs: { id: `${key}-text` } }), go];
         }),

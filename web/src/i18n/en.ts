@@ -25,6 +25,7 @@ export const en = {
   resumeText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new game against the CPU discards it.',
   resumeLocalText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new two-player game here discards it.',
   resumeSetupText: 'You were arranging your pieces for “{mode}” and had not confirmed them yet. Choosing another game discards this arrangement.',
+  resumeSetup: 'Go on arranging',
   resumeFriendText: 'Your game with a friend: the room stays open until 24 hours after it was made.',
   resume: 'Go on with it',
   modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',

@@ -25,6 +25,7 @@ export const ja: Catalogue = {
   resumeText: '「{mode}」の対局（{moves} 手まで）が途中のままです。新しく CPU と対局を始めると、この対局は消えます。',
   resumeLocalText: '「{mode}」の対局（{moves} 手まで）が途中のままです。2 人の対局を新しく始めると、この対局は消えます。',
   resumeSetupText: '「{mode}」の駒を並べている途中です（まだ決定していません）。ほかの遊び方を選ぶと、この並べ方は消えます。',
+  resumeSetup: '続きを並べる',
   resumeFriendText: '友達との対局：部屋は作ってから 24 時間まで残ります。',
   resume: '続きから指す',
   modeRecord: '戦績：{won} 勝 {lost} 敗 {drawn} 分',
