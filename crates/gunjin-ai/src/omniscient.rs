@@ -18,9 +18,7 @@ pub fn choose_move_seeing_all(position: &Position, budget: &Budget<'_>) -> Optio
     }
     let tables = Tables::new();
     let mut budget = *budget;
-    if budget.max_nodes.is_none() {
-        budget.max_nodes = Some(3_000_000);
-    }
+    budget.max_nodes = Some(budget.nodes_for(3_000_000));
     let timer = budget.start();
     let mut search = Searcher::new(&tables, FULL_WEIGHTS, &budget, &timer, 0.4);
     // It knows every kind, so every battle's outcome is certain.

@@ -223,8 +223,8 @@ pub(crate) const GREEDY: Plan = Plan {
 /// Chooses a move for the viewer from its view alone, or `None` if it is not the viewer's turn
 /// or the game is over.
 ///
-/// The same view, level, budget (without a clock) and seed give the same move: the enemy's
-/// hidden kinds cannot change it, since they are not in the view.
+/// The same view, level, budget (without a clock, or a steady one) and seed give the same move:
+/// the enemy's hidden kinds cannot change it, since they are not in the view.
 ///
 /// ```
 /// use gunjin::{BySide, Deployment, Game, Ruleset, Side};
@@ -448,9 +448,7 @@ fn decide_told(
     }
     let tables = Tables::new();
     let mut budget = *budget;
-    if budget.max_nodes.is_none() {
-        budget.max_nodes = Some(plan.default_nodes);
-    }
+    budget.max_nodes = Some(budget.nodes_for(plan.default_nodes));
     let timer = budget.start();
     let mut search = Searcher::new(&tables, plan.weights, &budget, &timer, plan.time_share);
     search.hq_check = plan.hq_check;
@@ -786,6 +784,40 @@ mod tests {
             ("c6", Side::Gote, Kind::Captain),
             ("f7", Side::Gote, Kind::Mine),
         ])
+    }
+
+    /// A steady budget's work is set by nodes alone: on a machine so busy that its clock passes
+    /// the share a timed budget would stop at before the nodes are spent, it still answers as
+    /// the node budget does.
+    #[test]
+    fn a_steady_budget_answers_alike_however_busy_the_machine() {
+        let view = view_of_a_game();
+        for seed in 0..3 {
+            let now = std::cell::Cell::new(0.0);
+            let busy = || {
+                now.set(now.get() + 0.2);
+                now.get()
+            };
+            let steady = crate::Budget {
+                max_nodes: None,
+                time_ms: Some(100.0),
+                clock: crate::budget::Clock::External(&busy),
+                time_stops_only: true,
+            };
+            let nodes = steady.nodes_for(Level::Advanced.plan().default_nodes);
+            assert_eq!(nodes, 100 * crate::budget::STEADY_NODES_PER_MS);
+            let answer = choose_move(&view, Level::Advanced, &steady, seed);
+            let elapsed = now.get();
+            assert!(
+                // Past the 40 ms a timed budget's first stage would have stopped at.
+                (50.0..100.0).contains(&elapsed),
+                "the busy clock passed {elapsed} ms of 100"
+            );
+            assert_eq!(
+                answer,
+                choose_move(&view, Level::Advanced, &crate::Budget::nodes(nodes), seed)
+            );
+        }
     }
 
     #[test]

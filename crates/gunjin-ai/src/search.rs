@@ -423,6 +423,8 @@ pub(crate) struct Searcher<'b, 't> {
     pub nodes: u64,
     max_nodes: u64,
     time_ms: Option<f64>,
+    /// Whether the time limit only stops the search, taking no part in how it shares its work.
+    time_stops_only: bool,
     timer: &'t Timer<'b>,
     pub aborted: bool,
     qdepth: u8,
@@ -484,7 +486,12 @@ impl<'b, 't> Searcher<'b, 't> {
             weights,
             nodes: 0,
             max_nodes: budget.max_nodes.unwrap_or(u64::MAX),
-            time_ms: budget.time_ms.map(|t| t * time_share),
+            time_ms: if budget.time_stops_only {
+                budget.time_ms
+            } else {
+                budget.time_ms.map(|t| t * time_share)
+            },
+            time_stops_only: budget.time_stops_only,
             timer,
             aborted: false,
             qdepth: 3,
@@ -505,6 +512,7 @@ impl<'b, 't> Searcher<'b, 't> {
             self.nodes as f64 / self.max_nodes as f64
         };
         let by_time = match (self.time_ms, self.timer.elapsed_ms()) {
+            _ if self.time_stops_only => 0.0,
             (Some(limit), Some(el)) if limit > 0.0 => el / limit,
             _ => 0.0,
         };

@@ -33,7 +33,7 @@ pub struct ArenaArgs {
     #[arg(long)]
     pub b: String,
     /// Games to play (rounded up to whole side-swapped pairs).
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
     /// Seed of the deployment bank and of the players' choices.
     #[arg(long, default_value_t = 1)]
@@ -42,7 +42,7 @@ pub struct ArenaArgs {
     #[arg(long, default_value_t = 1000)]
     pub time_ms: u64,
     /// Node budget per move as well (makes the run reproducible when the time never binds).
-    #[arg(long)]
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// Run a sequential probability ratio test of H0: elo = ELO0 against H1: elo = ELO1
     /// (alpha = beta = 0.05), e.g. `--sprt 0,100`. Stops early once decided.
@@ -231,6 +231,18 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
         gunjin_ai::prepare(level);
     }
     let pairs = args.games.div_ceil(2).max(1);
+    if let Some(n) = args.trace
+        && !(1..=pairs * 2).contains(&n)
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "--trace {n}: a run of {} games numbers them 1 to {}",
+                pairs * 2,
+                pairs * 2
+            ),
+        ));
+    }
     let mut t = Tally {
         regret: vec![0.0; judged.len()],
         regret_diff_sq: vec![0.0; judged.len()],
@@ -777,6 +789,16 @@ mod tests {
         assert!(!text.contains("game 1:"), "{text}");
         assert!(text.lines().any(|l| l.starts_with("0 sente ")), "{text}");
         assert!(text.lines().any(|l| l.starts_with("1 gote ")), "{text}");
+        // A game the run does not have is refused, not a run of none scored 0 at -1200 Elo.
+        for n in [0, 3] {
+            let outside = ArenaArgs {
+                trace: Some(n),
+                ..args.clone()
+            };
+            let error = run(&outside, &mut Vec::new()).expect_err("no such game");
+            assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+            assert!(error.to_string().contains("1 to 2"), "{error}");
+        }
         let judged = ArenaArgs {
             regret_every: 50,
             regret_players: "intermediate,random".into(),

@@ -4,7 +4,9 @@
 //!   `{"ok":true,"setup":{"a1":"general",…}}`
 //! - `{"cmd":"go","view":<a view as the referee's view command gives it>,"level":"advanced",
 //!   "seed":7,"time_ms":1000}` → `{"ok":true,"move":["b3","b4"]}`. `time_ms` and `nodes` are
-//!   optional limits; without either the level does its own fixed amount of work.
+//!   optional limits; without either the level does its own fixed amount of work. `time_ms` is
+//!   turned into nodes (`Budget::steady_ms`), so the answer never depends on the machine's load;
+//!   the clock only stops a search that would overrun it.
 //!
 //! Errors answer `{"ok":false,"error":{"code":"…","message":"…"}}` like the referee's: `bad_json`,
 //! `bad_request` (wrong shape, unknown level or side), `unknown_cmd`, `bad_view` (a view that
@@ -24,7 +26,7 @@ use gunjin_ai::{
     Belief, Budget, Level, Tracked, choose_deployment, choose_move, greedy_move, random_move,
 };
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Why a bot request was refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -186,13 +188,16 @@ fn answer(line: &str) -> Result<String, BotError> {
                 .map_err(|e| BotError::BadRequest(e.to_string()))
         }
         "go" => {
+            view_shape(fields.get("view"))?;
             let req: GoRequest = serde_json::from_value(Value::Object(fields)).map_err(bad)?;
             let level = BotLevel::from_id(&req.level).ok_or_else(|| unknown_level(&req.level))?;
             let view =
                 PlayerView::try_from(req.view).map_err(|e| BotError::BadView(e.to_string()))?;
             check_view(&view)?;
+            // The same view and seed give the same move however busy the machine is: the time
+            // sets an amount of work, and the clock only stops a search that would overrun it.
             let mut budget = match req.time_ms {
-                Some(ms) => Budget::time_ms(ms),
+                Some(ms) => Budget::steady_ms(ms),
                 None => Budget::unlimited(),
             };
             if let Some(n) = req.nodes {
@@ -206,6 +211,41 @@ fn answer(line: &str) -> Result<String, BotError> {
         }
         other => Err(BotError::UnknownCmd(other.to_owned())),
     }
+}
+
+/// Refuses a view whose records are not objects: serde reads a record from an array of its
+/// fields in order too, a shape the referee never writes.
+fn view_shape(view: Option<&Value>) -> Result<(), BotError> {
+    fn object<'v>(value: &'v Value, what: &str) -> Result<&'v Map<String, Value>, BotError> {
+        match value {
+            Value::Object(fields) => Ok(fields),
+            _ => Err(BotError::BadRequest(format!(
+                "{what} must be an object, as the referee's view command gives it"
+            ))),
+        }
+    }
+    // Left out, the view is missing, which the request's own parsing says.
+    let Some(view) = view else { return Ok(()) };
+    let fields = object(view, "field \"view\"")?;
+    for key in ["status", "pieces", "removed"] {
+        if let Some(value) = fields.get(key) {
+            object(value, &format!("the view's {key:?}"))?;
+        }
+    }
+    if let Some(Value::Object(pieces)) = fields.get("pieces") {
+        for (square, piece) in pieces {
+            object(piece, &format!("the piece on {square:?}"))?;
+        }
+    }
+    if let Some(Value::Array(history)) = fields.get("history") {
+        for (n, ply) in history.iter().enumerate() {
+            let ply = object(ply, &format!("ply {n} of the history"))?;
+            if let Some(battle) = ply.get("battle").filter(|b| !b.is_null()) {
+                object(battle, &format!("the battle of ply {n}"))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Refuses an ongoing game's view that does not hold together: its history must replay from the
@@ -386,5 +426,70 @@ mod tests {
         wire["pieces"]["a5"]["kind"] = Value::String("spy".into());
         let line = serde_json::json!({"cmd":"go","view":wire,"level":"advanced"}).to_string();
         assert_eq!(code(&line), "bad_view");
+    }
+
+    /// serde reads a record from an array of its fields too; the bot takes objects only.
+    #[test]
+    fn a_view_with_a_record_as_an_array_is_of_the_wrong_shape() {
+        let mut game = Game::new(
+            Ruleset::STANDARD,
+            BySide::new_with(|s| Deployment::auto(s, 5)),
+        )
+        .expect("game");
+        let opening = game.position().legal_moves()[0];
+        game.play(opening).expect("legal");
+        let reply = game.position().legal_moves()[0];
+        game.play(reply).expect("legal");
+        let wire = serde_json::to_value(WireView::from(&game.view(Side::Sente))).expect("view");
+        let answer = |view: &Value| {
+            let line = serde_json::json!({"cmd":"go","view":view,"level":"beginner","nodes":500});
+            parse(&handle(&line.to_string()))
+        };
+        assert_eq!(answer(&wire)["ok"], true);
+        let fields_of = |v: &Value| -> Value {
+            Value::Array(v.as_object().expect("object").values().cloned().collect())
+        };
+        let mut as_arrays = vec![fields_of(&wire), Value::Null];
+        for path in [
+            &["removed"][..],
+            &["status"],
+            &["pieces", "a1"],
+            &["history", "0"],
+            &["history", "0", "battle"],
+        ] {
+            let mut view = wire.clone();
+            let mut at = &mut view;
+            for key in path {
+                at = match key.parse::<usize>() {
+                    Ok(i) => &mut at[i],
+                    Err(_) => &mut at[*key],
+                };
+            }
+            *at = fields_of(at);
+            as_arrays.push(view);
+        }
+        for view in &as_arrays {
+            let a = answer(view);
+            assert_eq!(a["error"]["code"], "bad_request", "{view}: {a}");
+            assert!(
+                a["error"]["message"]
+                    .as_str()
+                    .expect("message")
+                    .contains("must be an object"),
+                "{a}"
+            );
+        }
+        // An own piece without its kind is named as such, not as a finished game's.
+        let mut view = wire.clone();
+        view["pieces"]["a1"]
+            .as_object_mut()
+            .expect("piece")
+            .remove("kind");
+        let a = answer(&view);
+        assert_eq!(a["error"]["code"], "bad_view");
+        assert!(
+            a["error"]["message"] == "the viewer's own piece on a1 has no kind",
+            "{a}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! is not JSON is `bad_json`, JSON of no request's shape `bad_request`; and the line that refuses
 //! a request, the same for both.
 //!
-//! `serde_json` builds a `Value` at most 128 levels deep and otherwise fails with an error of the
+//! `serde_json` builds a `Value` less than 128 levels deep and otherwise fails with an error of the
 //! syntax category, so a line like `[[[[…]]]]` 200 levels deep would look like `bad_json`
 //! although it is JSON. Skipping a value (`IgnoredAny`) has no depth limit and no recursion in
 //! `serde_json`, so it tells the two apart.
@@ -104,7 +104,7 @@ fn too_deep_but_json(line: &str, error: &serde_json::Error) -> bool {
 }
 
 /// What an over-deep JSON line is told.
-const TOO_DEEP: &str = "the JSON is nested deeper than 128 levels: no request has that shape";
+const TOO_DEEP: &str = "the JSON is nested 128 levels deep or more: no request has that shape";
 
 #[cfg(test)]
 mod tests {

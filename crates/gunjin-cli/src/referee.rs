@@ -22,7 +22,7 @@
 //! - Bytes that are not UTF-8 are `bad_json`; a line longer than [`MAX_LINE`] bytes is
 //!   `bad_request` (its excess is skipped unread), unless the part read is already not JSON
 //!   (`"xxxx…"`, a stray byte): that is `bad_json`, as for a short line.
-//! - JSON nested deeper than 128 levels is `bad_request` (no request has that shape); text that
+//! - JSON nested 128 levels deep or more is `bad_request` (no request has that shape); text that
 //!   is not JSON is `bad_json` at any depth.
 
 mod error;

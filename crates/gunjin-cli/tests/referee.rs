@@ -376,6 +376,9 @@ fn every_error_code_is_answered_and_changes_nothing() {
             .to_string()
             .replacen(r#""cmd":"new""#, r#""cmd":"new","cmd":"new""#, 1);
 
+    // serde reads a record from an array of its fields too: §10's setup is an object.
+    let setups_as_array =
+        serde_json::json!({"cmd":"new","setup":[setup.sente, setup.gote]}).to_string();
     let cases: &[(&str, &str)] = &[
         ("{\"cmd\":", "bad_json"),
         ("not json at all", "bad_json"),
@@ -400,6 +403,7 @@ fn every_error_code_is_answered_and_changes_nothing() {
         ),
         (&twice, "invalid_setup"),
         (&twice_and_no_gote, "bad_request"),
+        (&setups_as_array, "bad_request"),
         (&twice_in_the_request, "bad_request"),
         (r#"{"cmd":"board","cmd":"legal_moves"}"#, "bad_request"),
         (r#"{"cmd":"castle"}"#, "unknown_cmd"),

@@ -54,6 +54,8 @@ pub enum ViewError {
     EnemyKindWhileOngoing,
     #[error("a finished game's view needs every kind revealed (missing on {0})")]
     KindMissingAfterEnd(Square),
+    #[error("the viewer's own piece on {0} has no kind")]
+    OwnKindMissing(Square),
 }
 
 /// The public parts of a view while the game goes on, e.g. as received over a wire.

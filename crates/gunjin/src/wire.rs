@@ -100,7 +100,7 @@ impl TryFrom<WireView> for PlayerView {
         for (&sq, p) in &wire.pieces {
             match (p.side == side, p.kind) {
                 (true, Some(kind)) => own.push((sq, kind)),
-                (true, None) => return Err(ViewError::KindMissingAfterEnd(sq)),
+                (true, None) => return Err(ViewError::OwnKindMissing(sq)),
                 (false, kind) => {
                     if kind.is_some() && wire.status.is_ongoing() {
                         return Err(ViewError::EnemyKindWhileOngoing);

@@ -90,6 +90,12 @@ impl Request {
                         "field \"ruleset\" must be a string such as \"standard\"",
                     ));
                 }
+                // serde would read the two setups from an array too; §10's is an object.
+                if fields.get("setup").is_some_and(|v| !v.is_object()) {
+                    return Err(bad(
+                        "field \"setup\" must be an object: {\"sente\":{…},\"gote\":{…}}",
+                    ));
+                }
                 let f: NewFields = fields_of(fields)?;
                 let id = f.ruleset.as_deref().unwrap_or("standard");
                 let rules = Ruleset::from_id(id)

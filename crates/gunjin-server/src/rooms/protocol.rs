@@ -314,7 +314,7 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         if too_deep_but_json(text, &e) {
             return (
                 ErrorCode::BadRequest,
-                "the JSON is nested deeper than 128 levels: no message has that shape".to_owned(),
+                "the JSON is nested 128 levels deep or more: no message has that shape".to_owned(),
             );
         }
         let code = match e.classify() {

@@ -1,0 +1,17 @@
+import { chromium } from 'playwright-core';
+const b = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader'] });
+const ctx = await b.newContext({ viewport: { width: 390, height: 664 }, locale: 'ja-JP', deviceScaleFactor: 1 });
+const p = await ctx.newPage();
+p.on('pageerror', (e) => console.log('ERR', e));
+await p.goto('http://127.0.0.1:8097/?lang=ja');
+await p.click('.mode-button[data-mode="cpu-beginner"]');
+await p.waitForSelector('[data-focus-key="confirm"]');
+await p.click('[data-focus-key="mirror"]');
+await p.reload();
+await p.waitForSelector('[data-focus-key="resume-setup"]');
+await p.waitForTimeout(1500);
+await p.screenshot({ path: '/tmp/draft1.png', fullPage: false });
+const el = await p.$('.resume');
+await el.screenshot({ path: '/tmp/draft2.png' });
+console.log(await p.textContent('.resume'));
+await b.close();
