@@ -330,6 +330,8 @@ describe('play a friend by URL', () => {
 
   it('leaving with “choose the mode again” clears the address; the start screen and the room URL give the seat back', async () => {
     const { host, guest, url } = await roomWithFriend();
+    await guest.click('[data-focus-key="mirror"]');
+    const made = await ownPieces(guest);
     await guest.click('[data-focus-key="choose-mode"]');
     await guest.waitForSelector('.mode-button');
     assert.equal(new URL(guest.url()).searchParams.has('room'), false, 'the room left the address bar');
@@ -338,6 +340,7 @@ describe('play a friend by URL', () => {
     assert.match(await guest.textContent('#resume-friend-text'), /game with a friend/);
     await guest.click('[data-focus-key="resume-friend"]');
     await waitPhase(guest, ['setup']);
+    assert.deepEqual(await ownPieces(guest), made, 'the arrangement being made comes back with the room');
     assert.equal(new URL(guest.url()).searchParams.get('room'), new URL(url).searchParams.get('room'));
     assert.equal(await guest.$('[data-focus-key="online-join"]'), null, 'back in the seat, not invited');
     await host.waitForSelector('[data-presence="connected"]');

@@ -895,7 +895,19 @@ export class App {
     }
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();
-    if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend' });
+    if (room !== null) {
+      const mode = friendMode(room);
+      kept.push({
+        mode,
+        text: t.t('resumeFriendText'),
+        key: 'resume-friend',
+        // The room brings back an arrangement being made there; any other is given up.
+        go: () => {
+          if (this.drafts.load()?.place.startsWith(`room:${room}:`) !== true) this.drafts.discard();
+          this.startMode(mode, undefined, true);
+        },
+      });
+    }
     // An arrangement against the CPU that a reload cut short (in a room, the room brings it back).
     const draft = this.drafts.load();
     const draftMode = draft === null ? undefined : MODES.find((m) => m.id === draft.place);
