@@ -511,7 +511,14 @@ describe('playing the CPU', () => {
   });
 
   it('a reload while arranging keeps the arrangement: the start screen offers it, and choosing another game gives it up', async () => {
-    const page = await openPage(browser, server.url);
+    // A phone: the offer stands below the empty board, and the page brings it into view.
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 664 } });
+    await page.click('.mode-button[data-mode="cpu-advanced"]');
+    await page.waitForSelector('[data-focus-key="confirm"]');
+    // Nothing changed yet: nothing to offer after a reload.
+    await page.reload();
+    await page.waitForSelector('.mode-button');
+    assert.equal(await page.$('.resume'), null, 'an untouched automatic arrangement is not kept');
     await page.click('.mode-button[data-mode="cpu-advanced"]');
     await page.waitForSelector('[data-focus-key="confirm"]');
     const arranged = () =>
@@ -523,10 +530,17 @@ describe('playing the CPU', () => {
     const made = await arranged();
     assert.notDeepEqual(made, auto);
 
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume-setup"]');
+    assert.match(await page.textContent('.resume h2'), /Pick up where you left off/);
     assert.match(await page.textContent('#resume-setup-text'), /arranging your pieces for “Play the CPU: advanced”/);
     assert.equal((await page.textContent('[data-focus-key="resume-setup"]')).trim(), 'Go on arranging');
+    await page.waitForFunction(() => document.activeElement?.dataset.focusKey === 'resume-setup');
+    await page.waitForFunction(() => {
+      const box = document.querySelector('[data-focus-key="resume-setup"]').getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
     await page.click('[data-focus-key="resume-setup"]');
     await page.waitForSelector('[data-focus-key="confirm"]');
     assert.equal(await phase(page), 'setup');
@@ -534,14 +548,15 @@ describe('playing the CPU', () => {
     assert.deepEqual(await arranged(), made);
     assert.equal(await page.$('[data-focus-key="undo"]:not([disabled])'), null, 'nothing to undo back to');
 
-    // Confirmed, the arrangement is the game's (kept with the game from now on), not a draft.
+    // Confirmed and the game begun, the arrangement is the game's (kept with it), not a draft.
     await page.click('[data-focus-key="confirm"]');
     assert.equal(await waitForHuman(page), 'turn');
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.setupDraft')), null);
 
-    // "Play again", a reload, and another game chosen: the half-made arrangement is given up.
+    // "Play again", a change, a reload, and another game chosen: the half-made arrangement is given up.
     await page.click('[data-focus-key="play-again"]');
     await page.waitForSelector('[data-focus-key="confirm"]');
+    await page.click('[data-focus-key="mirror"]');
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume-setup"]');
     await page.click('.mode-button[data-mode="local"]');

@@ -337,7 +337,7 @@ describe('play a friend by URL', () => {
     assert.equal(new URL(guest.url()).searchParams.has('room'), false, 'the room left the address bar');
     await host.waitForSelector('[data-presence="away"]');
     // The start screen offers the way back, address and all.
-    assert.match(await guest.textContent('#resume-friend-text'), /game with a friend/);
+    assert.match(await guest.textContent('#resume-friend-text'), /room with a friend/);
     await guest.click('[data-focus-key="resume-friend"]');
     await waitPhase(guest, ['setup']);
     assert.deepEqual(await ownPieces(guest), made, 'the arrangement being made comes back with the room');

@@ -16,6 +16,7 @@ import { MODES, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
+import { CPU_MODES } from './cpu/modes';
 import { CpuGameStore } from './cpu/saved';
 import { SeatStore } from './online/lobby';
 import { friendMode } from './online/modes';
@@ -23,7 +24,7 @@ import { LocalGameStore } from './state/saved';
 import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
-import { ArrangementStore, SetupDraftStore, type SetupEvent, type SetupState } from './state/setup';
+import { ArrangementStore, SetupDraftStore, type SetupDraft, type SetupEvent, type SetupState } from './state/setup';
 import { button, h } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
@@ -176,7 +177,7 @@ export class App {
     this.cpuGames = new CpuGameStore(env.storage);
     this.seats = new SeatStore(env.storage);
     this.localGames = new LocalGameStore(env.storage);
-    this.drafts = new SetupDraftStore(env.storage);
+    this.drafts = new SetupDraftStore(env.storage, engine);
     this.sounds = new Sounds(env.storage);
 
     this.titleEl = h('h1', { class: 'title' });
@@ -663,7 +664,11 @@ export class App {
 
   private focusForPhase(phase: Phase | null): void {
     if (phase === null) {
-      (this.panel.querySelector<HTMLElement>('[data-focus-key^="resume"]') ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus({ preventScroll: true });
+      const offer = this.panel.querySelector<HTMLElement>('[data-focus-key^="resume"]');
+      (offer ?? this.panel.querySelector<HTMLElement>('.mode-button'))?.focus({ preventScroll: true });
+      // What a player coming back looks for; on a phone it stands a screen below the empty board.
+      const section = offer?.closest('.resume');
+      if (section instanceof HTMLElement && typeof section.scrollIntoView === 'function') section.scrollIntoView({ block: 'nearest' });
       return;
     }
     switch (phase.kind) {
@@ -875,8 +880,14 @@ export class App {
    * with it, as the start screen said.
    */
   private startAnew(mode: Mode, resume = false): void {
-    this.drafts.discard();
+    const offered = this.offeredDraft();
+    if (offered !== null) this.drafts.discard(offered.place);
     this.startMode(mode, undefined, resume);
+  }
+
+  /** The newest arrangement against the CPU that a reload cut short (a room brings back its own). */
+  private offeredDraft(): SetupDraft | null {
+    return this.drafts.latest((place) => CPU_MODES.some((m) => m.id === place));
   }
 
   /** The unfinished games kept in the browser, to go on with (nothing if there is none). */
@@ -895,22 +906,9 @@ export class App {
     }
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();
-    if (room !== null) {
-      const mode = friendMode(room);
-      kept.push({
-        mode,
-        text: t.t('resumeFriendText'),
-        key: 'resume-friend',
-        // The room brings back an arrangement being made there; any other is given up.
-        go: () => {
-          if (this.drafts.load()?.place.startsWith(`room:${room}:`) !== true) this.drafts.discard();
-          this.startMode(mode, undefined, true);
-        },
-      });
-    }
-    // An arrangement against the CPU that a reload cut short (in a room, the room brings it back).
-    const draft = this.drafts.load();
-    const draftMode = draft === null ? undefined : MODES.find((m) => m.id === draft.place);
+    if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend' });
+    const draft = this.offeredDraft();
+    const draftMode = draft === null ? undefined : CPU_MODES.find((m) => m.id === draft.place);
     if (draft !== null && draftMode !== undefined) {
       kept.push({
         mode: draftMode,

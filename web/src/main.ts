@@ -89,4 +89,7 @@ async function boot(): Promise<void> {
   }
 }
 
+// A reload comes back to another screen (the start screen's offers, a game's board): the
+// browser's remembered scroll position would show a part of the page the player was never at.
+if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
 void boot();

@@ -57,10 +57,13 @@ export function writeJson(storage: KeyValueStorage | undefined, key: string, val
 
 /**
  * Keeps `value` under `key` in place of what was there; if the storage refuses it, takes the
- * old value away too: a game kept several moves ago would come back as the game, moves undone.
+ * old value away too (a game kept several moves ago would come back as the game, moves undone)
+ * and answers false.
  */
-export function replaceJson(storage: KeyValueStorage | undefined, key: string, value: unknown): void {
-  if (!writeJson(storage, key, value)) removeKey(storage, key);
+export function replaceJson(storage: KeyValueStorage | undefined, key: string, value: unknown): boolean {
+  if (writeJson(storage, key, value)) return true;
+  removeKey(storage, key);
+  return false;
 }
 
 export function removeKey(storage: KeyValueStorage | undefined, key: string): void {

@@ -226,27 +226,33 @@ describe('CpuMatch', () => {
     expect(arranged(same)).not.toEqual(brought);
   });
 
-  it('keeps the arrangement being made for a reload until it is confirmed or the game is left', async () => {
+  it('keeps the arrangement being made for a reload until the game starts or is left', async () => {
     const storage = new MemoryStorage();
-    const drafts = new SetupDraftStore(storage);
+    const drafts = new SetupDraftStore(storage, testEngine());
     const s = newMatch('sente', { draft: drafts.open('cpu-beginner', 'sente') });
     const m = s.match;
     if (m.phase.kind !== 'setup') throw new Error('not arranging');
     const setup = m.phase.setup;
     setup.press('a3');
     setup.press('f3');
-    expect(drafts.loadFor('cpu-beginner', 'sente')).toEqual(setup.arrangement);
-    await settle(s);
+    const made = { ...setup.arrangement };
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toEqual(made);
+    // Confirmed while the CPU still deploys: a reload then still finds it.
     expect(m.confirmSetup()).toBe(true);
-    expect(drafts.load()).toBeNull();
-    // "Play again": the new arrangement is kept again, and leaving forgets it.
-    await playToTheEnd(s, 3, (plies) => {
-      if (plies === 4) m.resign();
-    });
+    expect(m.phase.kind).toBe('waiting');
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toEqual(made);
+    await settle(s);
+    expect(m.phase.kind).toBe('turn');
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toBeNull();
+    // "Play again": a new arrangement, kept once changed; leaving forgets it.
+    m.resign();
     m.restart();
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toBeNull();
+    if (m.phase.kind !== 'setup') throw new Error('not arranging');
+    m.phase.setup.mirror();
     expect(drafts.loadFor('cpu-beginner', 'sente')).not.toBeNull();
     m.dispose();
-    expect(drafts.load()).toBeNull();
+    expect(drafts.loadFor('cpu-beginner', 'sente')).toBeNull();
   });
 
   it('sets up from a brought arrangement with nothing to undo', () => {
@@ -499,6 +505,36 @@ describe('CpuMatch', () => {
     expect(games.load()?.game.moves.length).toBe(4);
     b.match.dispose();
     expect(games.load()).toBeNull();
+  });
+
+  it('says while the storage refuses to keep the game, and stops saying once it keeps it again', async () => {
+    const storage = new MemoryStorage();
+    let full = false;
+    const games = new CpuGameStore({
+      getItem: (key) => storage.getItem(key),
+      setItem: (key, value) => {
+        if (full) throw new DOMException('full', 'QuotaExceededError');
+        storage.setItem(key, value);
+      },
+      removeItem: (key) => storage.removeItem(key),
+    });
+    const s = newMatch('sente', {
+      persist: { save: (g, claim) => games.save('cpu-beginner', g, 'me', claim), clear: () => games.clear('me'), discard: () => games.clear() },
+    });
+    await settle(s);
+    s.match.confirmSetup();
+    expect(s.match.caution).toBeUndefined();
+    full = true;
+    humanMoves(s.match);
+    expect(s.match.caution).toBe('gameNotKept');
+    expect(games.load()).toBeNull();
+    await settle(s);
+    full = false;
+    humanMoves(s.match);
+    expect(s.match.caution).toBeUndefined();
+    expect(games.load()?.game.moves.length).toBe(3);
+    s.match.resign();
+    expect(s.match.caution).toBeUndefined();
   });
 
   it("hands over both arrangements, the CPU's too, only once the game is over (to look back over it)", async () => {

@@ -32,7 +32,7 @@ import { pliesOf, replayPlies, type SavedPly } from '../state/saved';
 import { ArrangementStore, SetupState, type DraftSink } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
-import type { SavedCpuGame } from './saved';
+import type { KeepResult, SavedCpuGame } from './saved';
 
 export interface CpuMatchOptions {
   /** The human's side (sente moves first). */
@@ -56,13 +56,13 @@ export interface CpuMatchOptions {
   readonly startWith?: CarriedArrangement;
   /** Called once when a game ends (by a move or a resignation), with how it ended. */
   readonly onEnd?: (status: Status) => void;
-  /** Where the unfinished game is kept after every move (and forgotten once it ends). */
   /**
-   * Where the unfinished game is kept. `save` with `claim` for a game begun or resumed; false
-   * when the place was since claimed by another game (another tab's): this one is not kept.
+   * Where the unfinished game is kept after every move (and forgotten once it ends). `save` with
+   * `claim` for a game begun or resumed; `taken` when the place was since claimed by another
+   * game (another tab's): this one is not kept.
    */
   readonly persist?: {
-    save(game: SavedCpuGame, claim: boolean): boolean;
+    save(game: SavedCpuGame, claim: boolean): KeepResult;
     /** Forgets this game's kept copy (not another tab's). */
     clear(): void;
     /** Forgets the kept game whoever kept it: one that cannot be played on. */
@@ -117,6 +117,8 @@ export class CpuMatch implements Match {
   private resumeFrom: SavedCpuGame | undefined;
   /** Another tab's game took the place this game was kept in. */
   private keptElsewhere = false;
+  /** The storage refused to keep the game at its last move. */
+  private refused = false;
   /** The seed of the CPU's deployment in this game (kept with the game instead of the deployment). */
   private cpuSeed = 0;
   /** Whether this match has kept its game (so only its own is forgotten when it is left). */
@@ -201,7 +203,6 @@ export class CpuMatch implements Match {
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     this.humanArrangement = arrangement;
     this.store.save(p.side, arrangement);
-    this.options.draft?.clear();
     if (this.cpuArrangement !== undefined) this.startGame();
     else {
       this.startWhenReady = true;
@@ -243,6 +244,7 @@ export class CpuMatch implements Match {
   restart(): void {
     this.epoch++;
     this.forget();
+    this.options.draft?.clear();
     this.game?.dispose();
     this.game = null;
     this.humanArrangement = undefined;
@@ -310,7 +312,11 @@ export class CpuMatch implements Match {
     this.carried = undefined;
     if (carried !== undefined) {
       const { side: from, arrangement } = carried;
-      setup.begin(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
+      try {
+        setup.begin(from === this.human ? arrangement : this.engine.turnAround(from, arrangement));
+      } catch {
+        // Not an arrangement of that side after all: the automatic one stays.
+      }
     }
     return note === undefined ? { kind: 'setup', side: this.human, setup } : { kind: 'setup', side: this.human, setup, note };
   }
@@ -320,6 +326,8 @@ export class CpuMatch implements Match {
     const theirs = this.cpuArrangement;
     if (mine === undefined || theirs === undefined) return;
     this.startWhenReady = false;
+    // Kept with the game from now on; until then a reload (the CPU still deploying) offers it.
+    this.options.draft?.clear();
     this.playOn(this.newGame(mine, theirs), []);
   }
 
@@ -404,18 +412,23 @@ export class CpuMatch implements Match {
     const arrangement = this.humanArrangement;
     if (arrangement === undefined || this.options.persist === undefined || this.keptElsewhere) return;
     const saved = { human: this.human, level: this.options.level, arrangement, cpuSeed: this.cpuSeed, moves: pliesOf(game) };
-    if (!this.options.persist.save(saved, claim)) {
+    const result = this.options.persist.save(saved, claim);
+    // The storage refused it (full, blocked): tried again at the next move, and said meanwhile.
+    this.refused = result === 'refused';
+    if (result === 'taken') {
       // Another tab's game holds the place now: this one goes on unkept, and the player is told.
       this.keptElsewhere = true;
       this.kept = false;
       return;
     }
-    this.kept = true;
+    this.kept = result === 'kept';
   }
 
-  /** A warning that stands while the game goes on: it is no longer kept for a reload. */
+  /** A warning that stands while the game goes on: it is not kept for a reload. */
   get caution(): MessageKey | undefined {
-    return this.keptElsewhere && this.current.kind !== 'over' ? 'cpuKeptElsewhere' : undefined;
+    if (this.current.kind === 'over') return undefined;
+    if (this.keptElsewhere) return 'cpuKeptElsewhere';
+    return this.refused ? 'gameNotKept' : undefined;
   }
 
   private forget(): void {

@@ -9,6 +9,9 @@ import { asPlies, type SavedPly } from '../state/saved';
 import { readJson, readOrDrop, removeKey, replaceJson, type KeyValueStorage } from '../storage';
 import { CPU_LEVELS, type CpuLevel } from './protocol';
 
+/** What became of a game to keep: kept, its place taken by another tab's game, or refused by the storage. */
+export type KeepResult = 'kept' | 'taken' | 'refused';
+
 export interface SavedCpuGame {
   readonly human: Side;
   readonly level: CpuLevel;
@@ -49,14 +52,14 @@ export class CpuGameStore {
 
   /**
    * Keeps `game` as `owner`'s (a tab's game). The one slot belongs to the game that last claimed
-   * it (`claim`: a game begun or resumed); false, and nothing written, when another tab's game
-   * claimed it since, so that tab's game is not overwritten by an older one.
+   * it (`claim`: a game begun or resumed); `taken`, and nothing written, when another tab's game
+   * claimed it since, so that tab's game is not overwritten by an older one; `refused` when the
+   * storage would not take it (full, blocked).
    */
-  save(mode: string, game: SavedCpuGame, owner = '', claim = true): boolean {
+  save(mode: string, game: SavedCpuGame, owner = '', claim = true): KeepResult {
     const holder = this.owner();
-    if (!claim && holder !== null && holder !== owner) return false;
-    replaceJson(this.storage, CpuGameStore.KEY, { mode, game, owner });
-    return true;
+    if (!claim && holder !== null && holder !== owner) return 'taken';
+    return replaceJson(this.storage, CpuGameStore.KEY, { mode, game, owner }) ? 'kept' : 'refused';
   }
 
   /** Forgets the kept game, unless it is another owner's (another tab's game, which goes on). */

@@ -21,12 +21,12 @@ export const en = {
   helpNewTab: '{link} (opens in a new tab)',
 
   chooseMode: 'How would you like to play?',
-  resumeTitle: 'Unfinished game',
+  resumeTitle: 'Pick up where you left off',
   resumeText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new game against the CPU discards it.',
   resumeLocalText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new two-player game here discards it.',
   resumeSetupText: 'You were arranging your pieces for “{mode}” and had not confirmed them yet. Choosing another game discards this arrangement.',
   resumeSetup: 'Go on arranging',
-  resumeFriendText: 'Your game with a friend: the room stays open until 24 hours after it was made.',
+  resumeFriendText: 'Your room with a friend: it stays open until 24 hours after it was made, for the game there or the next one.',
   resume: 'Go on with it',
   modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',
   modeLocal: 'Two players on this device',
@@ -176,6 +176,7 @@ export const en = {
   cpuResuming: 'Loading the unfinished game…',
   cpuFailed: 'The CPU could not answer. Choose the mode again to start over.',
   cpuResumeDropped: 'Your unfinished game was kept by an earlier version of the CPU and cannot go on. Start a new game: your own arrangement is ready on the board.',
+  gameNotKept: 'This browser is not keeping this game (its storage is full or blocked): a reload or a closed tab will lose it.',
   cpuKeptElsewhere: 'This game is no longer kept in this browser: a game against the CPU was started or resumed in another tab. Moves made here will be lost on a reload.',
   localResumeDropped: 'The unfinished game kept in this browser could not be read back, so a new game starts.',
   // Online mode

@@ -21,12 +21,12 @@ export const ja: Catalogue = {
   helpNewTab: '{link}（新しいタブで開く）',
 
   chooseMode: '遊び方を選んでください',
-  resumeTitle: '中断した対局',
+  resumeTitle: '前回の続き',
   resumeText: '「{mode}」の対局（{moves} 手まで）が途中のままです。新しく CPU と対局を始めると、この対局は消えます。',
   resumeLocalText: '「{mode}」の対局（{moves} 手まで）が途中のままです。2 人の対局を新しく始めると、この対局は消えます。',
   resumeSetupText: '「{mode}」の駒を並べている途中です（まだ決定していません）。ほかの遊び方を選ぶと、この並べ方は消えます。',
   resumeSetup: '続きを並べる',
-  resumeFriendText: '友達との対局：部屋は作ってから 24 時間まで残ります。',
+  resumeFriendText: '友達との部屋：作ってから 24 時間まで残り、そこでの対局も次の対局もできます。',
   resume: '続きから指す',
   modeRecord: '戦績：{won} 勝 {lost} 敗 {drawn} 分',
   modeLocal: 'この端末で 2 人で遊ぶ',
@@ -177,6 +177,7 @@ export const ja: Catalogue = {
   cpuResuming: '中断した対局を読み込んでいます…',
   cpuFailed: 'CPU が応答できませんでした。「遊び方を選び直す」からやり直してください。',
   cpuResumeDropped: '中断した対局は前の版の CPU で保存されたため、続きから指せません。新しい対局を始めてください（自分の駒の並べ方は盤に戻してあります）。',
+  gameNotKept: 'このブラウザーにはこの対局を保存できていません（保存領域がいっぱいか、使えない設定です）。再読み込みするかタブを閉じると、対局は失われます。',
   cpuKeptElsewhere: 'この対局はこのブラウザに保存されなくなりました。別のタブで CPU との対局が始まったか再開されたためです。ページを再読み込みすると、ここで指した手は失われます。',
   localResumeDropped: 'このブラウザに残っていた途中の対局は読み戻せなかったため、新しい対局を始めます。',
   // Online mode

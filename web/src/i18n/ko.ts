@@ -21,12 +21,12 @@ export const ko: Catalogue = {
   helpNewTab: '{link}(새 탭에서 열립니다)',
 
   chooseMode: '어떻게 플레이할까요?',
-  resumeTitle: '중단된 게임',
+  resumeTitle: '지난번에 이어서',
   resumeText: '‘{mode}’ 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. AI와 새 게임을 시작하면 이 게임은 사라집니다.',
   resumeLocalText: '‘{mode}’ 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. 이 기기에서 2명이 하는 게임을 새로 시작하면 이 게임은 사라집니다.',
   resumeSetupText: '‘{mode}’의 말을 배치하던 중입니다(아직 확정하지 않았습니다). 다른 게임을 고르면 이 배치는 사라집니다.',
   resumeSetup: '이어서 배치하기',
-  resumeFriendText: '친구와의 게임: 방은 만든 뒤 24시간까지 남아 있습니다.',
+  resumeFriendText: '친구와의 방: 만든 뒤 24시간까지 남아 있어, 그 방의 게임도 다음 게임도 할 수 있습니다.',
   resume: '이어서 두기',
   modeRecord: '전적: {won}승 {lost}패 {drawn}무',
   modeLocal: '이 기기에서 2명이 하기',
@@ -176,6 +176,7 @@ export const ko: Catalogue = {
   cpuResuming: '중단된 게임을 불러오는 중…',
   cpuFailed: 'AI가 응답하지 못했습니다. ‘플레이 방식 다시 선택하기’로 처음부터 시작해 주세요.',
   cpuResumeDropped: '중단된 게임은 이전 버전의 AI로 저장되어 이어서 둘 수 없습니다. 새 게임을 시작해 주세요(내 말 배치는 게임판에 되돌려 두었습니다).',
+  gameNotKept: '이 브라우저에 이 게임을 저장하지 못하고 있습니다(저장 공간이 가득 찼거나 사용할 수 없게 설정되어 있습니다). 새로 고침하거나 탭을 닫으면 게임이 사라집니다.',
   cpuKeptElsewhere: '이 게임은 더 이상 이 브라우저에 저장되지 않습니다. 다른 탭에서 AI와의 게임을 시작했거나 이어서 두었기 때문입니다. 새로고침하면 여기서 둔 수는 사라집니다.',
   localResumeDropped: '이 브라우저에 남아 있던 중단된 게임을 다시 불러올 수 없어 새 게임을 시작합니다.',
   // Online mode

@@ -1,6 +1,5 @@
 /** The browser's parts for an online match: fetch, WebSocket, timers, storage, address bar. */
 import type { SocketLike } from './client';
-import { SetupDraftStore } from '../state/setup';
 import { SeatStore } from './lobby';
 import type { OnlineEnv } from './match';
 
@@ -54,7 +53,6 @@ export function browserEnv(): OnlineEnv {
       clear: (h) => window.clearTimeout(h),
     },
     seats: new SeatStore(storage()),
-    drafts: new SetupDraftStore(storage()),
     setAddress: (room) => {
       const url = new URL(location.href);
       if (room === null) url.searchParams.delete(ROOM_PARAM);

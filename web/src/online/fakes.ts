@@ -113,7 +113,7 @@ export function harness(storage = new MemoryStorage()): Harness {
     },
     timers: new FakeTimers(),
     seats: new SeatStore(storage),
-    drafts: new SetupDraftStore(storage),
+    drafts: new SetupDraftStore(storage, testEngine()),
     setAddress: (room) => address.push(room),
     onOnline: (fn) => {
       online.add(fn);

@@ -8,7 +8,7 @@ import type { Arrangement, Destinations, Engine, Side, Square, Status, View } fr
 import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type TurnEvent } from '../state/match';
 import type { Report } from '../state/messages';
 import type { Setups } from '../state/review';
-import { SetupState, type ArrangementStore, type SetupDraftStore } from '../state/setup';
+import { SetupState, type ArrangementStore, type DraftSink, type SetupDraftStore } from '../state/setup';
 import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
 import type { Legal, SeatAnswer } from './protocol';
@@ -71,6 +71,8 @@ export class OnlineMatch implements Match {
   private client: RoomClient | null = null;
   private offClient: () => void = () => {};
   private setup: SetupState | null = null;
+  /** Where the arrangement being made is kept for a reload, until it is confirmed. */
+  private draft: DraftSink | undefined;
   private setupGame = 0;
   /** An `arrange` went out and its `ready` has not come back yet. */
   private arrangeSent: Arrangement | null = null;
@@ -289,6 +291,8 @@ export class OnlineMatch implements Match {
     if (this.client.connection.kind === 'open') {
       if (!this.client.arrange(arrangement)) return false;
       this.arrangeSent = arrangement;
+      // The server holds it now: a reload finds it there. (One queued below is kept here.)
+      this.draft?.clear();
     } else {
       this.arrangeQueued = arrangement;
     }
@@ -356,7 +360,8 @@ export class OnlineMatch implements Match {
       // A reload comes back to the arrangement the server holds, or else to the one being made.
       const place = `room:${this.roomId ?? ''}:${s.game}`;
       const draft = this.env.drafts?.loadFor(place, s.side) ?? null;
-      this.setup = new SetupState(this.engine, s.side, this.nextSeed(), this.env.drafts?.open(place, s.side));
+      this.draft = this.env.drafts?.open(place, s.side);
+      this.setup = new SetupState(this.engine, s.side, this.nextSeed(), this.draft);
       this.setupGame = s.game;
       const held = s.held ?? draft;
       if (held !== null) this.setup.begin(held);

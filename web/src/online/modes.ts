@@ -21,7 +21,7 @@ export function friendMode(room: string | null): Mode {
     id: 'friend',
     title: 'modeFriend',
     description: 'modeFriendDesc',
-    create: (ctx) => new OnlineMatch(ctx.engine, ctx.store, ctx.random, browserEnv(), room),
+    create: (ctx) => new OnlineMatch(ctx.engine, ctx.store, ctx.random, { ...browserEnv(), drafts: ctx.drafts }, room),
     panel: (match, kit) => (isOnline(match) ? onlinePanel(match, kit, screenEnv()) : null),
   };
 }

@@ -225,6 +225,31 @@ describe('LocalMatch kept in the browser', () => {
     expect(games.load()).toBeNull();
   });
 
+  it('says while the storage refuses to keep the game', () => {
+    const storage = new MemoryStorage();
+    let full = true;
+    const refusing = {
+      getItem: (key: string) => storage.getItem(key),
+      setItem: (key: string, value: string) => {
+        if (full) throw new DOMException('full', 'QuotaExceededError');
+        storage.setItem(key, value);
+      },
+      removeItem: (key: string) => storage.removeItem(key),
+    };
+    let seed = 10;
+    const m = new LocalMatch(testEngine(), () => seed++, new LocalGameStore(refusing));
+    for (const side of ['sente', 'gote'] as const) {
+      m.reveal();
+      expect(m.phase.kind === 'setup' && m.phase.side).toBe(side);
+      m.confirmSetup();
+    }
+    expect(m.caution).toBe('gameNotKept');
+    full = false;
+    playOne(m);
+    expect(m.caution).toBeUndefined();
+    expect(new LocalGameStore(storage).load()?.moves.length).toBe(1);
+  });
+
   it('drops a kept game that does not replay for a new one', () => {
     const engine = testEngine();
     const sente = engine.autoArrangement('sente', 3);

@@ -170,6 +170,8 @@ export class LocalMatch implements Match {
   private reportList: Report[] = [];
   /** Whether the kept game in the browser is this match's. */
   private keeping = false;
+  /** The storage refused to keep the game at its last move. */
+  private refused = false;
 
   /**
    * `kept` keeps the unfinished game for a reload to go on with; with `resume` the match starts
@@ -225,7 +227,8 @@ export class LocalMatch implements Match {
   private keep(): void {
     const { sente, gote } = this.arrangements;
     if (this.game !== null && this.game.status().state === 'ongoing' && sente !== undefined && gote !== undefined) {
-      this.kept?.save({ sente, gote, moves: pliesOf(this.game) });
+      // The storage may refuse it (full, blocked): tried again at the next move, and said meanwhile.
+      this.refused = this.kept?.save({ sente, gote, moves: pliesOf(this.game) }) === false;
       this.keeping = true;
     } else if (this.keeping) {
       this.kept?.clear();
@@ -235,6 +238,11 @@ export class LocalMatch implements Match {
 
   get phase(): Phase {
     return this.current;
+  }
+
+  /** A warning that stands while the game goes on: the browser refused to keep it. */
+  get caution(): MessageKey | undefined {
+    return this.refused && this.current.kind !== 'over' ? 'gameNotKept' : undefined;
   }
 
   /** Who is looking at the screen now; null while a curtain is down. */

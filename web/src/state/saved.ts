@@ -63,8 +63,9 @@ export class LocalGameStore {
     });
   }
 
-  save(game: SavedLocalGame): void {
-    replaceJson(this.storage, LocalGameStore.KEY, game);
+  /** Keeps `game`; false if the storage refused it (full, blocked). */
+  save(game: SavedLocalGame): boolean {
+    return replaceJson(this.storage, LocalGameStore.KEY, game);
   }
 
   clear(): void {

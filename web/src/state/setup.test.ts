@@ -87,20 +87,21 @@ describe('SetupState', () => {
 });
 
 describe('SetupDraftStore', () => {
-  it('keeps the arrangement being made through every change, for its place and side only', () => {
+  const all = () => true;
+
+  it('keeps every change to the arrangement being made, never the untouched automatic one', () => {
     const engine = testEngine();
-    const storage = new MemoryStorage();
-    const drafts = new SetupDraftStore(storage);
+    const drafts = new SetupDraftStore(new MemoryStorage(), engine);
     const s = new SetupState(engine, 'gote', 4, drafts.open('cpu-gote', 'gote'));
-    expect(drafts.load()).toEqual({ place: 'cpu-gote', side: 'gote', arrangement: s.arrangement });
+    expect(drafts.latest(all)).toBeNull();
     s.press('a6');
     s.press('f6');
-    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
+    expect(drafts.latest(all)).toEqual({ place: 'cpu-gote', side: 'gote', arrangement: s.arrangement });
     s.mirror();
     expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
     s.undo();
     expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(s.arrangement);
-    // A refused swap and a press that only chooses leave it as it was.
+    // A press that only chooses leaves it as it was.
     const before = drafts.loadFor('cpu-gote', 'gote');
     s.press('a7');
     expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(before);
@@ -119,22 +120,60 @@ describe('SetupDraftStore', () => {
     expect(s.arrangement).toEqual(mine);
   });
 
-  it("forgets only its own setup's arrangement, and drops what does not read", () => {
+  it('keeps one arrangement per place: a setup elsewhere (another tab) leaves it alone', () => {
     const engine = testEngine();
     const storage = new MemoryStorage();
     let n = 0;
-    const drafts = new SetupDraftStore(storage, () => `tab${n++}`);
-    const first = drafts.open('cpu-beginner', 'sente');
-    new SetupState(engine, 'sente', 1, first);
-    const second = new SetupState(engine, 'sente', 2, drafts.open('cpu-advanced', 'sente'));
-    // The first setup (another tab, say) is confirmed: the second's arrangement stays kept.
-    first.clear();
-    expect(drafts.loadFor('cpu-advanced', 'sente')).toEqual(second.arrangement);
-    drafts.discard();
-    expect(drafts.load()).toBeNull();
-    for (const bad of ['{not json', '{"place":"x","side":"red","pieces":{}}', '{"place":3,"side":"sente","pieces":{}}', '[1]']) {
+    let clock = 1000;
+    const drafts = new SetupDraftStore(storage, engine, () => `tab${n++}`, () => clock++);
+    const room = new SetupState(engine, 'sente', 1, drafts.open('room:R:1', 'sente'));
+    room.mirror();
+    // Another tab opens a CPU game, changes nothing, and leaves: the room's arrangement stays.
+    const idle = drafts.open('cpu-beginner', 'sente');
+    new SetupState(engine, 'sente', 2, idle);
+    idle.clear();
+    expect(drafts.loadFor('room:R:1', 'sente')).toEqual(room.arrangement);
+    // It arranges for the CPU: both are kept, and the newest of those offered is the CPU's.
+    const cpu = new SetupState(engine, 'sente', 3, drafts.open('cpu-beginner', 'sente'));
+    cpu.rearrange(9);
+    expect(drafts.latest(all)?.place).toBe('cpu-beginner');
+    expect(drafts.latest((p) => p.startsWith('room:'))?.arrangement).toEqual(room.arrangement);
+    // A setup forgets only what it wrote itself; the player's choice forgets a place.
+    const stale = drafts.open('room:R:1', 'sente');
+    stale.clear();
+    expect(drafts.loadFor('room:R:1', 'sente')).toEqual(room.arrangement);
+    drafts.discard('cpu-beginner');
+    expect(drafts.latest((p) => p.startsWith('cpu'))).toBeNull();
+    expect(drafts.loadFor('room:R:1', 'sente')).toEqual(room.arrangement);
+  });
+
+  it('keeps the newest few places, and drops what does not read as a legal arrangement', () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    let clock = 0;
+    const drafts = new SetupDraftStore(storage, engine, undefined, () => clock++);
+    for (let game = 1; game <= SetupDraftStore.MAX_PLACES + 2; game++) {
+      new SetupState(engine, 'gote', game, drafts.open(`room:R:${game}`, 'gote')).mirror();
+    }
+    expect(drafts.loadFor('room:R:1', 'gote')).toBeNull();
+    expect(drafts.loadFor('room:R:2', 'gote')).toBeNull();
+    expect(drafts.loadFor(`room:R:${SetupDraftStore.MAX_PLACES + 2}`, 'gote')).not.toBeNull();
+
+    const legal = engine.autoArrangement('sente', 5);
+    const entry = (pieces: unknown, side = 'sente') => ({ side, pieces, owner: 'x', at: 1 });
+    storage.setItem(
+      'gunjin.setupDraft',
+      JSON.stringify({
+        'cpu-advanced': entry({ a1: 'flag' }),
+        'cpu-beginner': entry(legal, 'gote'),
+        'cpu-gote': { side: 'sente', pieces: legal },
+        'cpu-intermediate': entry(legal),
+      }),
+    );
+    expect(drafts.latest(all)).toEqual({ place: 'cpu-intermediate', side: 'sente', arrangement: legal });
+    for (const bad of ['{not json', '[1]', '"x"']) {
       storage.setItem('gunjin.setupDraft', bad);
-      expect(drafts.load(), bad).toBeNull();
+      expect(drafts.latest(all), bad).toBeNull();
       expect(storage.getItem('gunjin.setupDraft'), bad).toBeNull();
     }
   });

@@ -19,7 +19,7 @@ export class SetupState {
   private readonly undoStack: Arrangement[] = [];
   private chosenSquare: Square | null = null;
 
-  /** `draft`, if given, is told the arrangement as it starts and after every change. */
+  /** `draft`, if given, is told the arrangement after every change (not the automatic one it starts from). */
   constructor(
     private readonly engine: Engine,
     readonly side: Side,
@@ -27,7 +27,6 @@ export class SetupState {
     private readonly draft?: DraftSink,
   ) {
     this.current = engine.autoArrangement(side, seed);
-    draft?.save(this.current);
   }
 
   get arrangement(): Arrangement {
@@ -109,7 +108,7 @@ export class SetupState {
 /** Where one arrangement being made is kept while it changes (see `SetupDraftStore`). */
 export interface DraftSink {
   save(arrangement: Arrangement): void;
-  /** Forgets the kept arrangement, unless another arrangement has taken its place since. */
+  /** Forgets the kept arrangement, unless another setup (another tab's) has written it since. */
   clear(): void;
 }
 
@@ -121,52 +120,97 @@ export interface SetupDraft {
   readonly arrangement: Arrangement;
 }
 
+interface DraftEntry {
+  readonly side: Side;
+  readonly pieces: Arrangement;
+  readonly owner: string;
+  /** When it was last changed (ms since the epoch): the newest is offered, the oldest dropped. */
+  readonly at: number;
+}
+
 /**
- * The arrangement being made, kept in the browser while it changes: a reload, or a phone
+ * The arrangements being made, kept in the browser while they change: a reload, or a phone
  * discarding the tab while its player went to send the room's URL, otherwise loses every swap.
- * One arrangement for the whole browser, the one touched last; each `open` is one setup's (one
- * tab's), and its `clear` leaves another's alone.
+ * One per place (a CPU mode, a room's game), so that a tab arranging elsewhere leaves it alone;
+ * only a change is kept, never an automatic arrangement nobody touched.
  */
 export class SetupDraftStore {
   private static readonly KEY = 'gunjin.setupDraft';
+  /** Places kept at most: rooms come and go, and each game in a room is a place of its own. */
+  static readonly MAX_PLACES = 6;
 
   constructor(
     private readonly storage: KeyValueStorage | undefined,
+    private readonly engine: Pick<Engine, 'validate'>,
     private readonly token: () => string = () => Math.random().toString(36).slice(2),
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
-  /** The kept arrangement; null if none (or it no longer reads as one). */
-  load(): SetupDraft | null {
-    return readOrDrop(this.storage, SetupDraftStore.KEY, (value) => {
-      if (!isRecord(value) || typeof value['place'] !== 'string') return null;
-      const side = value['side'];
-      const arrangement = asArrangement(value['pieces']);
-      if ((side !== 'sente' && side !== 'gote') || arrangement === null) return null;
-      return { place: value['place'], side, arrangement };
-    });
+  /** The newest kept arrangement of a place `offered` accepts; null if none. */
+  latest(offered: (place: string) => boolean): SetupDraft | null {
+    let best: (SetupDraft & { at: number }) | null = null;
+    for (const [place, entry] of Object.entries(this.entries())) {
+      if (offered(place) && (best === null || entry.at > best.at)) best = { place, side: entry.side, arrangement: entry.pieces, at: entry.at };
+    }
+    return best === null ? null : { place: best.place, side: best.side, arrangement: best.arrangement };
   }
 
-  /** The kept arrangement if it was made at `place` for `side`. */
+  /** The arrangement kept at `place` if it was made for `side`. */
   loadFor(place: string, side: Side): Arrangement | null {
-    const draft = this.load();
-    return draft !== null && draft.place === place && draft.side === side ? draft.arrangement : null;
+    const entry = this.entries()[place];
+    return entry !== undefined && entry.side === side ? entry.pieces : null;
   }
 
-  /** Forgets the kept arrangement: the player chose another game. */
-  discard(): void {
-    removeKey(this.storage, SetupDraftStore.KEY);
+  /** Forgets the arrangement kept at `place`: the player chose another game. */
+  discard(place: string): void {
+    this.update((all) => {
+      delete all[place];
+    });
   }
 
   /** A place for one setup's arrangement (at `place`, for `side`). */
   open(place: string, side: Side): DraftSink {
     const owner = this.token();
     return {
-      save: (arrangement) => replaceJson(this.storage, SetupDraftStore.KEY, { place, side, pieces: arrangement, owner }),
-      clear: () => {
-        const value = readJson(this.storage, SetupDraftStore.KEY);
-        if (isRecord(value) && value['owner'] === owner) removeKey(this.storage, SetupDraftStore.KEY);
-      },
+      save: (pieces) =>
+        this.update((all) => {
+          all[place] = { side, pieces, owner, at: this.now() };
+        }),
+      clear: () =>
+        this.update((all) => {
+          if (all[place]?.owner === owner) delete all[place];
+        }),
     };
+  }
+
+  /** Every kept arrangement that still reads as a legal one of its side. */
+  private entries(): Record<string, DraftEntry> {
+    const value = readOrDrop(this.storage, SetupDraftStore.KEY, (v) => (isRecord(v) ? v : null));
+    const out: Record<string, DraftEntry> = {};
+    if (value === null) return out;
+    for (const [place, entry] of Object.entries(value)) {
+      if (!isRecord(entry)) continue;
+      const { side, owner, at } = entry;
+      const pieces = asArrangement(entry['pieces']);
+      if ((side !== 'sente' && side !== 'gote') || pieces === null || typeof owner !== 'string' || typeof at !== 'number') continue;
+      let valid = false;
+      try {
+        valid = this.engine.validate(side, pieces).length === 0;
+      } catch {
+        valid = false;
+      }
+      if (valid) out[place] = { side, pieces, owner, at };
+    }
+    return out;
+  }
+
+  private update(change: (all: Record<string, DraftEntry>) => void): void {
+    const all = this.entries();
+    change(all);
+    const places = Object.keys(all).sort((a, b) => (all[b]?.at ?? 0) - (all[a]?.at ?? 0));
+    for (const place of places.slice(SetupDraftStore.MAX_PLACES)) delete all[place];
+    if (Object.keys(all).length === 0) removeKey(this.storage, SetupDraftStore.KEY);
+    else replaceJson(this.storage, SetupDraftStore.KEY, all);
   }
 }
 
