@@ -553,10 +553,17 @@ describe('playing the CPU', () => {
     assert.equal(await waitForHuman(page), 'turn');
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.setupDraft')), null);
 
-    // "Play again", a change, a reload, and another game chosen: the half-made arrangement is given up.
+    // "Play again", a change, a reload: the same mode chosen again starts from the kept arrangement.
     await page.click('[data-focus-key="play-again"]');
     await page.waitForSelector('[data-focus-key="confirm"]');
     await page.click('[data-focus-key="mirror"]');
+    const again = await arranged();
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume-setup"]');
+    await page.click('.mode-button[data-mode="cpu-advanced"]');
+    await page.waitForSelector('[data-focus-key="confirm"]');
+    assert.deepEqual(await arranged(), again);
+    // Another game chosen instead: the half-made arrangement is given up.
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume-setup"]');
     await page.click('.mode-button[data-mode="local"]');

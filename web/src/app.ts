@@ -881,6 +881,12 @@ export class App {
    */
   private startAnew(mode: Mode, resume = false): void {
     const offered = this.offeredDraft();
+    // The offered arrangement's own mode chosen again starts from it: the offer gives it up only
+    // for another game ("おまかせで並べ直す" is a press away).
+    if (offered !== null && offered.place === mode.id && !resume) {
+      this.startMode(mode, { side: offered.side, arrangement: offered.arrangement });
+      return;
+    }
     if (offered !== null) this.drafts.discard(offered.place);
     this.startMode(mode, undefined, resume);
   }

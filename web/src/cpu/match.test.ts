@@ -253,6 +253,15 @@ describe('CpuMatch', () => {
     expect(drafts.loadFor('cpu-beginner', 'sente')).not.toBeNull();
     m.dispose();
     expect(drafts.loadFor('cpu-beginner', 'sente')).toBeNull();
+    // An untouched arrangement confirmed while the CPU still deploys is kept too, until the game begins.
+    const t = newMatch('gote', { draft: drafts.open('cpu-gote', 'gote') });
+    const untouched = t.match.phase.kind === 'setup' ? { ...t.match.phase.setup.arrangement } : null;
+    expect(drafts.loadFor('cpu-gote', 'gote')).toBeNull();
+    expect(t.match.confirmSetup()).toBe(true);
+    expect(drafts.loadFor('cpu-gote', 'gote')).toEqual(untouched);
+    await settle(t);
+    expect(drafts.loadFor('cpu-gote', 'gote')).toBeNull();
+    t.match.dispose();
   });
 
   it('sets up from a brought arrangement with nothing to undo', () => {

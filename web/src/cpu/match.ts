@@ -203,6 +203,8 @@ export class CpuMatch implements Match {
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     this.humanArrangement = arrangement;
     this.store.save(p.side, arrangement);
+    // Until the CPU's deployment is here too and the game begins, a reload offers it.
+    this.options.draft?.save(arrangement);
     if (this.cpuArrangement !== undefined) this.startGame();
     else {
       this.startWhenReady = true;

@@ -24,7 +24,7 @@ export const en = {
   resumeTitle: 'Pick up where you left off',
   resumeText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new game against the CPU discards it.',
   resumeLocalText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new two-player game here discards it.',
-  resumeSetupText: 'You were arranging your pieces for “{mode}” and had not confirmed them yet. Choosing another game discards this arrangement.',
+  resumeSetupText: 'You were arranging your pieces for “{mode}”; the game had not begun. Choosing another game discards this arrangement.',
   resumeSetup: 'Go on arranging',
   resumeFriendText: 'Your room with a friend: it stays open until 24 hours after it was made, for the game there or the next one.',
   resume: 'Go on with it',

@@ -376,6 +376,15 @@ describe('OnlineMatch', () => {
     const p2 = m2.phase;
     if (p2.kind !== 'setup') throw new Error('not arranging');
     expect(p2.setup.arrangement).toEqual(held);
+    // Taken back from the server, it is kept here again: a reload then finds it.
+    const h3 = harness(first.storage);
+    const m3 = newMatch(h3, ROOM);
+    h3.sockets[0]!.open();
+    h3.sockets[0]!.receive({ t: 'sync', v: 6, room: ROOM_SYNC });
+    const p3 = m3.phase;
+    if (p3.kind !== 'setup') throw new Error('not arranging');
+    expect(p3.setup.arrangement).toEqual(held);
+    m3.dispose();
     first.m.dispose();
     m2.dispose();
   });

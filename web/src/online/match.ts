@@ -171,6 +171,8 @@ export class OnlineMatch implements Match {
     }
     if (!(this.client?.unarrange() ?? false)) return false;
     this.arrangeSent = null;
+    // Taken back from the server, it is the one being made again: a reload must find it here.
+    if (this.setup !== null) this.draft?.save(this.setup.arrangement);
     this.changed();
     return true;
   }
