@@ -132,6 +132,48 @@ impl Belief {
         }
     }
 
+    /// Reads the last enemy move (see [`Reading::spy_approach`]): the piece that has just stepped
+    /// next to the own general, when the general has shown itself by winning a battle (so the
+    /// enemy may know it), is `factor` times likelier the spy.
+    pub(crate) fn read_spy_approach(&mut self, view: &PlayerView, factor: f32) {
+        let me = view.side();
+        let Some(general) = view
+            .own()
+            .iter()
+            .find(|&&(_, k)| k == Kind::General)
+            .map(|&(sq, _)| sq)
+        else {
+            return;
+        };
+        let Some(last) = view.history().last() else {
+            return;
+        };
+        if last.side == me || last.battle.is_some() || !general.neighbours().any(|n| n == last.to) {
+            return;
+        }
+        // Back along the general's path: did it win a battle where it went or stood?
+        let mut at = general;
+        let mut shown = false;
+        for ply in view.history().iter().rev() {
+            if ply.to != at {
+                continue;
+            }
+            let outcome = ply.battle.map(|b| b.outcome);
+            if ply.side == me {
+                shown |= outcome == Some(Outcome::Attacker);
+                at = ply.from;
+            } else {
+                shown |= outcome == Some(Outcome::Defender);
+            }
+        }
+        if !shown {
+            return;
+        }
+        if let Some(i) = (0..N).find(|&i| self.current[i] == Some(last.to)) {
+            self.prior[i][Kind::Spy.index()] *= factor;
+        }
+    }
+
     /// Draws each world, then tries `steps` swaps of two pieces' kinds on it (see
     /// [`Belief::sample`]).
     pub(crate) fn set_mixing(&mut self, steps: usize) {
@@ -455,6 +497,10 @@ pub(crate) struct Reading {
     pub idle: f32,
     /// Idle plies counted at most.
     pub idle_cap: u8,
+    /// For the enemy piece that has just stepped next to the own general once the general has
+    /// shown itself by winning a battle: the spy, the one piece that beats it, walks up to it
+    /// (1.0: not read).
+    pub spy_approach: f32,
 }
 
 /// Kinds that take a plane for certain.
@@ -613,6 +659,64 @@ pub fn count_only_probability(kind: Kind) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The piece that steps next to a general that has shown itself is read as likelier the spy.
+    #[test]
+    fn a_piece_stepping_up_to_a_shown_general_is_likelier_the_spy() {
+        use gunjin::rand::RngExt as _;
+        let mut found = 0;
+        for seed in 0..400u64 {
+            if found >= 3 {
+                break;
+            }
+            let mut game = Game::new(
+                Ruleset::STANDARD,
+                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
+            )
+            .expect("game");
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 120 {
+                let view = game.view(Side::Sente);
+                if game.position().to_move() == Side::Sente {
+                    let before = crate::level_belief(&view, crate::Level::Advanced);
+                    let mut after = before.clone();
+                    after.read_spy_approach(&view, 8.0);
+                    if let Some(last) = view.history().last()
+                        && (0..N).any(|i| after.prior[i] != before.prior[i])
+                    {
+                        // Only the piece that just moved, and only its spy weight.
+                        let i = (0..N)
+                            .find(|&i| after.prior[i] != before.prior[i])
+                            .expect("changed");
+                        assert_eq!(after.current[i], Some(last.to));
+                        let general = view
+                            .own()
+                            .iter()
+                            .find(|&&(_, k)| k == Kind::General)
+                            .map(|&(sq, _)| sq)
+                            .expect("the general stands");
+                        assert!(general.neighbours().any(|n| n == last.to));
+                        for k in Kind::ALL {
+                            let ratio = after.prior[i][k.index()] / before.prior[i][k.index()];
+                            let want = if k == Kind::Spy { 8.0 } else { 1.0 };
+                            assert!(
+                                before.prior[i][k.index()] == 0.0 || (ratio - want).abs() < 1e-3
+                            );
+                        }
+                        found += 1;
+                    }
+                }
+                let moves = game.position().legal_moves();
+                game.play(moves[rng.random_range(0..moves.len())])
+                    .expect("legal");
+            }
+        }
+        assert!(
+            found >= 3,
+            "too few positions where a piece stepped up to a shown general: {found}"
+        );
+    }
+
     use gunjin::rand::{SeedableRng, rngs::SmallRng};
     use gunjin::{BySide, Deployment, Game, Ruleset};
     use std::collections::{HashMap, HashSet};
@@ -625,6 +729,7 @@ mod tests {
         cap: 8,
         idle: 1.0,
         idle_cap: 0,
+        spy_approach: 1.0,
     };
 
     fn occupier_share(belief: &Belief, piece: usize) -> f32 {

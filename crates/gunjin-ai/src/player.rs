@@ -71,6 +71,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
+                spare_top_officers: false,
                 hq_check: true,
                 battle_worth: false,
                 shapes: false,
@@ -94,6 +95,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
+                spare_top_officers: false,
                 hq_check: true,
                 battle_worth: false,
                 shapes: false,
@@ -117,6 +119,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 40,
                 general_hunt: 40,
+                spare_top_officers: true,
                 hq_check: true,
                 battle_worth: true,
                 shapes: true,
@@ -127,6 +130,7 @@ impl Level {
                     cap: 8,
                     idle: 1.04,
                     idle_cap: 40,
+                    spy_approach: 8.0,
                 }),
                 prior: Prior::Measured,
                 mixing: 2000,
@@ -178,6 +182,10 @@ pub(crate) struct Plan {
     /// lieutenant general or major general (or possibly the general), added at the root: such a
     /// piece eats its way through the own lines until the general, which beats it, arrives.
     general_hunt: i32,
+    /// The general, lieutenant general and major general attack no enemy piece that may be a
+    /// mine or the flag (one never seen to move) while another move is left, as the seed page
+    /// advises: traded for a mine or a backed flag, they are worth more than their material.
+    spare_top_officers: bool,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
     /// Below the root, a battle whose expected gain is positive by what the mover can know is
@@ -211,6 +219,7 @@ pub(crate) const GREEDY: Plan = Plan {
     contact: 0,
     spy_hunt: 0,
     general_hunt: 0,
+    spare_top_officers: false,
     hq_check: false,
     battle_worth: false,
     shapes: false,
@@ -335,6 +344,9 @@ fn read_enemy(
             let mut b = Belief::of_enemy_tracked(t, prior);
             if let Some(r) = reading {
                 b.read_behaviour(t, r);
+                if r.spy_approach != 1.0 {
+                    b.read_spy_approach(view, r.spy_approach);
+                }
             }
             b.set_mixing(mixing);
             b
@@ -436,12 +448,15 @@ fn decide_told(
     let mut rng = SmallRng::seed_from_u64(seed);
     let setting = Setting::reading(view, plan.reading, plan.prior, plan.mixing, told)?;
     let first = setting.world(&mut rng)?;
-    let moves = first.0.legal_moves();
+    let mut moves = first.0.legal_moves();
     if moves.is_empty() {
         return None;
     }
     if moves.len() == 1 {
         return Some(moves[0]);
+    }
+    if plan.spare_top_officers {
+        spare_top_officers(view, &setting.belief, &mut moves);
     }
     if plan.blunder > 0.0 && rng.random_bool(plan.blunder) {
         return Some(moves[rng.random_range(0..moves.len())]);
@@ -651,6 +666,22 @@ fn general_prey(belief: &Belief) -> Vec<Square> {
 
 /// `unit` for each step the own `hunter` comes closer to the nearest of its prey (less for a step
 /// away), by `to_prey`, the steps from each square to each prey.
+/// Leaves out the moves of the general, lieutenant general and major general onto an enemy
+/// piece that may be a mine or the flag, unless nothing else is left.
+fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
+    let risky = |m: &Move| {
+        matches!(
+            view.own_at(m.from),
+            Some(Kind::General | Kind::LieutenantGeneral | Kind::MajorGeneral)
+        ) && belief
+            .kinds_at(m.to)
+            .is_some_and(|ks| ks.contains(Kind::Mine) || ks.contains(Kind::Flag))
+    };
+    if moves.iter().any(|m| !risky(m)) {
+        moves.retain(|m| !risky(m));
+    }
+}
+
 fn hunt_bonus(
     view: &PlayerView,
     hunter: Kind,
@@ -784,6 +815,52 @@ mod tests {
             ("c6", Side::Gote, Kind::Captain),
             ("f7", Side::Gote, Kind::Mine),
         ])
+    }
+
+    /// The seed page's advice: the top three officers hit no piece that may be a mine or the
+    /// flag (never seen to move) while anything else can move; every other move stays.
+    #[test]
+    fn the_top_officers_spare_pieces_that_never_moved() {
+        use gunjin::rand::RngExt as _;
+        let top = [Kind::General, Kind::LieutenantGeneral, Kind::MajorGeneral];
+        let mut spared = 0;
+        let mut allowed = 0;
+        for seed in 0..60u64 {
+            let mut game = Game::new(
+                Ruleset::STANDARD,
+                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
+            )
+            .expect("game");
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 80 {
+                let moves = game.position().legal_moves();
+                if game.position().to_move() == Side::Sente {
+                    let view = game.view(Side::Sente);
+                    let belief = level_belief(&view, Level::Advanced);
+                    let mut kept = moves.clone();
+                    spare_top_officers(&view, &belief, &mut kept);
+                    for m in &moves {
+                        let officer = view.own_at(m.from).is_some_and(|k| top.contains(&k));
+                        let may_be_still = belief
+                            .kinds_at(m.to)
+                            .is_some_and(|ks| ks.contains(Kind::Mine) || ks.contains(Kind::Flag));
+                        let risky = officer && may_be_still;
+                        assert_eq!(kept.contains(m), !risky || kept.len() == moves.len());
+                        spared += usize::from(risky);
+                        allowed += usize::from(
+                            officer && belief.kinds_at(m.to).is_some() && !may_be_still,
+                        );
+                    }
+                    assert!(!kept.is_empty());
+                }
+                game.play(moves[rng.random_range(0..moves.len())])
+                    .expect("legal");
+            }
+        }
+        assert!(
+            spared >= 5 && allowed >= 5,
+            "spared {spared}, allowed {allowed}"
+        );
     }
 
     /// A steady budget's work is set by nodes alone: on a machine so busy that its clock passes
