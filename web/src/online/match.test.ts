@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from '../state/board-state';
-import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN } from './fakes';
+import type { Arrangement } from '../engine';
+import type { SetupState } from '../state/setup';
+import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN, type Harness } from './fakes';
+import type { OnlineMatch } from './match';
+
+type RoomSync = typeof ROOM_SYNC;
 import { backoffMs } from './client';
 import { ROOM_LIFETIME_MS, SeatStore } from './lobby';
 
@@ -11,6 +16,27 @@ function seated(seat: 'host' | 'guest') {
   storage.setItem(`gunjin.room.${ROOM}`, JSON.stringify({ seat, token: TOKEN }));
   const h = harness(storage);
   return { storage, h, m: newMatch(h, ROOM) };
+}
+
+/** The match's socket opens on `room`; `arrange` changes its arrangement, which is returned. */
+function arrangingIn(h: Harness, m: OnlineMatch, room: RoomSync, arrange: (setup: SetupState) => void): Arrangement {
+  h.sockets[0]!.open();
+  h.sockets[0]!.receive({ t: 'sync', v: 1, room });
+  const p = m.phase;
+  if (p.kind !== 'setup') throw new Error('not arranging');
+  arrange(p.setup);
+  return { ...p.setup.arrangement };
+}
+
+/** The page reloaded on the same storage, back in the room (`room`) and arranging. */
+function reloaded(storage: MemoryStorage, room: RoomSync): { m: OnlineMatch; setup: SetupState } {
+  const h = harness(storage);
+  const m = newMatch(h, ROOM);
+  h.sockets[0]!.open();
+  h.sockets[0]!.receive({ t: 'sync', v: 1, room });
+  const p = m.phase;
+  if (p.kind !== 'setup') throw new Error('not arranging');
+  return { m, setup: p.setup };
 }
 
 describe('OnlineMatch', () => {
@@ -328,42 +354,24 @@ describe('OnlineMatch', () => {
 
   it('after a refresh while arranging: the arrangement being made comes back, in this game only', async () => {
     const first = seated('host');
-    const s1 = first.h.sockets[0]!;
-    s1.open();
-    s1.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
-    const p1 = first.m.phase;
-    if (p1.kind !== 'setup') throw new Error('not arranging');
-    p1.setup.press('a3');
-    p1.setup.press('f3');
-    p1.setup.mirror();
-    const made = { ...p1.setup.arrangement };
+    const made = arrangingIn(first.h, first.m, ROOM_SYNC, (setup) => {
+      setup.press('a3');
+      setup.press('f3');
+      setup.mirror();
+    });
     // The page is reloaded (or the phone discarded the tab): a new match on the same storage.
-    const h2 = harness(first.storage);
-    const m2 = newMatch(h2, ROOM);
-    h2.sockets[0]!.open();
-    h2.sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
-    const p2 = m2.phase;
-    if (p2.kind !== 'setup') throw new Error('not arranging');
-    expect(p2.setup.arrangement).toEqual(made);
-    expect(p2.setup.canUndo).toBe(false);
+    const again = reloaded(first.storage, ROOM_SYNC);
+    expect(again.setup.arrangement).toEqual(made);
+    expect(again.setup.canUndo).toBe(false);
     // The next game of the room (a rematch, the same side again) starts from a new arrangement.
-    const h3 = harness(first.storage);
-    const m3 = newMatch(h3, ROOM);
-    h3.sockets[0]!.open();
-    h3.sockets[0]!.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, game: 3 } });
-    const p3 = m3.phase;
-    if (p3.kind !== 'setup') throw new Error('not arranging');
-    expect(p3.setup.arrangement).not.toEqual(made);
-    for (const m of [first.m, m2, m3]) m.dispose();
+    const next = reloaded(first.storage, { ...ROOM_SYNC, game: 3 });
+    expect(next.setup.arrangement).not.toEqual(made);
+    for (const m of [first.m, again.m, next.m]) m.dispose();
   });
 
   it('after a refresh, the arrangement the server holds wins over the one being made', async () => {
     const first = seated('host');
-    first.h.sockets[0]!.open();
-    first.h.sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
-    const p1 = first.m.phase;
-    if (p1.kind !== 'setup') throw new Error('not arranging');
-    p1.setup.mirror();
+    arrangingIn(first.h, first.m, ROOM_SYNC, (setup) => setup.mirror());
     const held = testEngine().autoArrangement('sente', 99);
     const h2 = harness(first.storage);
     const m2 = newMatch(h2, ROOM);
@@ -377,16 +385,9 @@ describe('OnlineMatch', () => {
     if (p2.kind !== 'setup') throw new Error('not arranging');
     expect(p2.setup.arrangement).toEqual(held);
     // Taken back from the server, it is kept here again: a reload then finds it.
-    const h3 = harness(first.storage);
-    const m3 = newMatch(h3, ROOM);
-    h3.sockets[0]!.open();
-    h3.sockets[0]!.receive({ t: 'sync', v: 6, room: ROOM_SYNC });
-    const p3 = m3.phase;
-    if (p3.kind !== 'setup') throw new Error('not arranging');
-    expect(p3.setup.arrangement).toEqual(held);
-    m3.dispose();
-    first.m.dispose();
-    m2.dispose();
+    const again = reloaded(first.storage, ROOM_SYNC);
+    expect(again.setup.arrangement).toEqual(held);
+    for (const m of [first.m, m2, again.m]) m.dispose();
   });
 
   it('takes the CPU offer only while it stands', async () => {
