@@ -338,6 +338,7 @@ describe('play a friend by URL', () => {
     await host.waitForSelector('[data-presence="away"]');
     // The start screen offers the way back, address and all.
     assert.match(await guest.textContent('#resume-friend-text'), /room with a friend/);
+    assert.equal((await guest.textContent('[data-focus-key="resume-friend"]')).trim(), 'Back to the room');
     await guest.click('[data-focus-key="resume-friend"]');
     await waitPhase(guest, ['setup']);
     assert.deepEqual(await ownPieces(guest), made, 'the arrangement being made comes back with the room');

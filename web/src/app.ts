@@ -912,7 +912,7 @@ export class App {
     }
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();
-    if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend' });
+    if (room !== null) kept.push({ mode: friendMode(room), text: t.t('resumeFriendText'), key: 'resume-friend', label: 'resumeRoom' });
     const draft = this.offeredDraft();
     const draftMode = draft === null ? undefined : CPU_MODES.find((m) => m.id === draft.place);
     if (draft !== null && draftMode !== undefined) {

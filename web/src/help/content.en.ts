@@ -612,7 +612,7 @@ export const helpEn: HelpDocument = {
         {
           kind: 'qa',
           q: 'What happens if I reload the page or close the tab mid-game?',
-          a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood. Left with “Choose the mode again”, the start screen’s “Go on with it” takes you back to the same seat (while the room lasts, 24 hours). An arrangement not yet confirmed is kept too, once you have changed it: a friend room puts it back by itself, and against the CPU the start screen offers “Go on arranging”.',
+          a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood. Left with “Choose the mode again”, the start screen’s “Back to the room” takes you back to the same seat (while the room lasts, 24 hours). An arrangement not yet confirmed is kept too, once you have changed it: a friend room puts it back by itself, and against the CPU the start screen offers “Go on arranging”.',
         },
         {
           kind: 'qa',

@@ -26,6 +26,7 @@ export const en = {
   resumeLocalText: 'Your game “{mode}” was left unfinished (moves played: {moves}). Starting a new two-player game here discards it.',
   resumeSetupText: 'You were arranging your pieces for “{mode}”; the game had not begun. Choosing another game discards this arrangement.',
   resumeSetup: 'Go on arranging',
+  resumeRoom: 'Back to the room',
   resumeFriendText: 'Your room with a friend: it stays open until 24 hours after it was made, for the game there or the next one.',
   resume: 'Go on with it',
   modeRecord: 'Your record: {won} won, {lost} lost, {drawn} drawn',

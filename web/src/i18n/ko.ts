@@ -26,6 +26,7 @@ export const ko: Catalogue = {
   resumeLocalText: '‘{mode}’ 게임({moves}수까지)이 끝나지 않은 채 남아 있습니다. 이 기기에서 2명이 하는 게임을 새로 시작하면 이 게임은 사라집니다.',
   resumeSetupText: '‘{mode}’의 말을 배치하던 중이었습니다(게임은 아직 시작되지 않았습니다). 다른 게임을 고르면 이 배치는 사라집니다.',
   resumeSetup: '이어서 배치하기',
+  resumeRoom: '방으로 돌아가기',
   resumeFriendText: '친구와의 방: 만든 뒤 24시간까지 남아 있어, 그 방의 게임도 다음 게임도 할 수 있습니다.',
   resume: '이어서 두기',
   modeRecord: '전적: {won}승 {lost}패 {drawn}무',
