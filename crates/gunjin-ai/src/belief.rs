@@ -169,7 +169,7 @@ impl Belief {
         if !shown {
             return;
         }
-        if let Some(i) = (0..N).find(|&i| self.current[i] == Some(last.to)) {
+        if let Some(i) = self.index_at(last.to) {
             self.prior[i][Kind::Spy.index()] *= factor;
         }
     }
@@ -204,9 +204,12 @@ impl Belief {
     /// The kinds the piece on `sq` can be, if a tracked piece stands there.
     #[must_use]
     pub fn kinds_at(&self, sq: Square) -> Option<KindSet> {
-        (0..N)
-            .find(|&i| self.current[i] == Some(sq))
-            .map(|i| self.domain[i])
+        self.index_at(sq).map(|i| self.domain[i])
+    }
+
+    /// The tracked piece standing on `sq`, if any.
+    fn index_at(&self, sq: Square) -> Option<usize> {
+        (0..N).find(|&i| self.current[i] == Some(sq))
     }
 
     /// The belief with one more fact: the piece that started on `initial` is a `kind`. `None`
@@ -660,6 +663,10 @@ pub fn count_only_probability(kind: Kind) -> f32 {
 mod tests {
     use super::*;
 
+    use gunjin::rand::{SeedableRng, rngs::SmallRng};
+    use gunjin::{BySide, Deployment, Game, Ruleset};
+    use std::collections::{HashMap, HashSet};
+
     /// The piece that steps next to a general that has shown itself is read as likelier the spy.
     #[test]
     fn a_piece_stepping_up_to_a_shown_general_is_likelier_the_spy() {
@@ -716,10 +723,6 @@ mod tests {
             "too few positions where a piece stepped up to a shown general: {found}"
         );
     }
-
-    use gunjin::rand::{SeedableRng, rngs::SmallRng};
-    use gunjin::{BySide, Deployment, Game, Ruleset};
-    use std::collections::{HashMap, HashSet};
 
     /// A reading that changes nothing: each test turns on the factor it is about.
     const NO_READING: Reading = Reading {

@@ -664,8 +664,6 @@ fn general_prey(belief: &Belief) -> Vec<Square> {
         .collect()
 }
 
-/// `unit` for each step the own `hunter` comes closer to the nearest of its prey (less for a step
-/// away), by `to_prey`, the steps from each square to each prey.
 /// Leaves out the moves of the general, lieutenant general and major general onto an enemy
 /// piece that may be a mine or the flag, unless nothing else is left.
 fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
@@ -682,6 +680,8 @@ fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::Mo
     }
 }
 
+/// `unit` for each step the own `hunter` comes closer to the nearest of its prey (less for a step
+/// away), by `to_prey`, the steps from each square to each prey.
 fn hunt_bonus(
     view: &PlayerView,
     hunter: Kind,

@@ -148,17 +148,17 @@ export class SetupDraftStore {
 
   /** The newest kept arrangement of a place `offered` accepts; null if none. */
   latest(offered: (place: string) => boolean): SetupDraft | null {
-    let best: (SetupDraft & { at: number }) | null = null;
+    let best: [string, DraftEntry] | null = null;
     for (const [place, entry] of Object.entries(this.entries())) {
-      if (offered(place) && (best === null || entry.at > best.at)) best = { place, side: entry.side, arrangement: entry.pieces, at: entry.at };
+      if (offered(place) && this.legal(entry) && (best === null || entry.at > best[1].at)) best = [place, entry];
     }
-    return best === null ? null : { place: best.place, side: best.side, arrangement: best.arrangement };
+    return best === null ? null : { place: best[0], side: best[1].side, arrangement: best[1].pieces };
   }
 
   /** The arrangement kept at `place` if it was made for `side`. */
   loadFor(place: string, side: Side): Arrangement | null {
     const entry = this.entries()[place];
-    return entry !== undefined && entry.side === side ? entry.pieces : null;
+    return entry !== undefined && entry.side === side && this.legal(entry) ? entry.pieces : null;
   }
 
   /** Forgets the arrangement kept at `place`: the player chose another game. */
@@ -183,7 +183,10 @@ export class SetupDraftStore {
     };
   }
 
-  /** Every kept arrangement that still reads as a legal one of its side. */
+  /**
+   * Every kept arrangement that reads as one; whether it is legal is asked only of the one about
+   * to be given back (`legal`), not at every swap's write.
+   */
   private entries(): Record<string, DraftEntry> {
     const value = readOrDrop(this.storage, SetupDraftStore.KEY, (v) => (isRecord(v) ? v : null));
     const out: Record<string, DraftEntry> = {};
@@ -193,15 +196,18 @@ export class SetupDraftStore {
       const { side, owner, at } = entry;
       const pieces = asArrangement(entry['pieces']);
       if ((side !== 'sente' && side !== 'gote') || pieces === null || typeof owner !== 'string' || typeof at !== 'number') continue;
-      let valid = false;
-      try {
-        valid = this.engine.validate(side, pieces).length === 0;
-      } catch {
-        valid = false;
-      }
-      if (valid) out[place] = { side, pieces, owner, at };
+      out[place] = { side, pieces, owner, at };
     }
     return out;
+  }
+
+  /** Whether `entry` is a legal arrangement of its side (stored values may be anything). */
+  private legal(entry: DraftEntry): boolean {
+    try {
+      return this.engine.validate(entry.side, entry.pieces).length === 0;
+    } catch {
+      return false;
+    }
   }
 
   private update(change: (all: Record<string, DraftEntry>) => void): void {
