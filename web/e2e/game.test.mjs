@@ -76,7 +76,7 @@ describe('one device, two players', () => {
     await page.keyboard.press('Enter');
     for (const side of ['Sente', 'Gote']) {
       // The curtain's button has one name, as on the seed page; its text says what comes next.
-      assert.equal(await focusedName(page), `Start ${side}'s turn`);
+      assert.equal(await focusedName(page), `Start ${side}’s turn`);
       assert.match(await page.textContent('.curtain-text'), new RegExp(`^${side} arranges their pieces next`));
       await page.keyboard.press('Enter');
       assert.match(await focusedName(page), /^[a-f]\d, your /);
@@ -93,7 +93,7 @@ describe('one device, two players', () => {
     while ((await phase(page)) !== 'over') {
       assert.ok(plies < 1500, 'the game should end');
       const name = await focusedName(page);
-      assert.match(name, /^Start (Sente|Gote)'s turn$/);
+      assert.match(name, /^Start (Sente|Gote)’s turn$/);
       const side = name.includes('Sente') ? 'sente' : 'gote';
       await page.keyboard.press('Enter');
       assert.equal(await phase(page), 'turn');

@@ -232,12 +232,12 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'Board and pieces: 6-column camps, 23 pieces, two straight bridges. Some Meiji sets gave each player 35 pieces; once tanks and planes joined the game, 23 and 31 became the usual counts, and this is one of those common layouts.',
-                'Tank against engineer: the tank wins, as in most Showa-era (1926–1989) instruction leaflets. The engineer winning is a later rule, which appeared in sets made after missiles and similar pieces were added. Japanese Wikipedia’s battle table has the engineer win, yet its note says the tank winning is the de facto standard in video games.',
+                'Tank against engineer: the tank wins, as in most Shōwa-era (1926–1989) instruction leaflets. The engineer winning is a later rule, which appeared in sets made after missiles and similar pieces were added. Japanese Wikipedia’s battle table has the engineer win, yet its note says the tank winning is the de facto standard in video games.',
                 'Mines: a mine is removed after its one battle, whatever the outcome. In the game Kōda Rohan described in 1900 the mine perishes in its own blast, and a 1996 set’s leaflet treats the mine as exploded and removes it, so it works only once. Many leaflets, though, only say that a mine beats ordinary pieces, and Japanese Wikipedia lists keeping the mine on the board as a local rule.',
                 'Mine in the HQ: allowed. A 1913 (Taishō 2) book of games forbade it, and when Ichinose Takeshi was a child the ban was kept as an unwritten rule passed on by word of mouth; but the leaflets Takahashi Hironori examined set no rule on what stands in the HQ, apart from sets that include a marshal.',
                 'Flag on the back row: not allowed, following Japanese Wikipedia, which calls this generally prohibited.',
-                'Planes: they fly over pieces and over the river. Japanese Wikipedia says planes may jump, but Ichinose Takeshi has found no commercial leaflet that says so; Showa leaflets do state that a plane moves any number of squares vertically and only one square sideways.',
-                'Winning: by occupying the HQ, as in most leaflets from the Meiji boards to Showa sets. Dictionaries define the win as capturing the enemy flag, and other versions are won by defeating the enemy general or by taking every piece that can move; on this site, capturing the flag does not win.',
+                'Planes: they fly over pieces and over the river. Japanese Wikipedia says planes may jump, but Ichinose Takeshi has found no commercial leaflet that says so; Shōwa leaflets do state that a plane moves any number of squares vertically and only one square sideways.',
+                'Winning: by occupying the HQ, as in most leaflets from the Meiji boards to Shōwa sets. Dictionaries define the win as capturing the enemy flag, and other versions are won by defeating the enemy general or by taking every piece that can move; on this site, capturing the flag does not win.',
                 '100-move draw: sources handle a deadlock in many different ways, so the site draws a line at 100 moves.',
               ],
             },
@@ -301,7 +301,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'While each side arranges its pieces, and between turns, a curtain covers the board. The player about to arrange or move presses “Start Sente\'s turn” (or “Start Gote\'s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
+              text: 'While each side arranges its pieces, and between turns, a curtain covers the board. The player about to arrange or move presses “Start Sente’s turn” (or “Start Gote’s turn”) on the curtain, and only that player’s pieces are shown with their names. After moving, they can read the battle result from their own point of view. Then “Hand over” lowers the curtain again, and the device goes to the other player.',
             },
           ],
         },
@@ -423,7 +423,7 @@ export const helpEn: HelpDocument = {
         {
           kind: 'ul',
           items: [
-            'Guard the HQ: put the general in it, or a mine with the general right next to it. With the general at home, no lesser officer can take the HQ. A plane alone is a weak guard: the HQ is empty the moment it flies off.',
+            'Guard the HQ: put the general in it, or a mine with the general right next to it. With the general in the HQ, no lesser officer can take it. A plane alone is a weak guard: the HQ is empty the moment it flies off.',
             'Keep the general back: it is your last line of defence, not a spearhead.',
             'Choose what stands behind the flag: the general, the lieutenant general or a mine. A mine there works like a third mine. Remember the flag weakens if that piece moves away or is lost.',
             'Distrust pieces that never move: they may be mines or the flag. Send the general, lieutenant general and major general only against pieces that have moved, and probe unmoved ones with a plane or cheap pieces such as the captains, lieutenants, second lieutenants or the cavalry.',
@@ -474,7 +474,7 @@ export const helpEn: HelpDocument = {
         },
         {
           kind: 'p',
-          text: 'The game reached Europe in 1905, when a Dr Junghans presented it in the German magazine Monatshefte as a new Japanese war game: 35 pieces, a 7-by-5 camp and three straight lanes, just like the Japanese 35-piece sets, except that capturing the flag could also win. Patents for similar war games followed: Julie Berg in France and Britain in 1907, Josephine Tilden in the United States in April 1908, and Hermance Edan in France in November 1908.',
+          text: 'The earliest known report of the game abroad dates from 1905, when a Dr Junghans presented it in the German magazine Monatshefte as a new Japanese war game: 35 pieces, a 7-by-5 camp and three straight lanes, just like the Japanese 35-piece sets, except that capturing the flag could also win. Patents for similar war games followed: Julie Berg in France and Britain in 1907, Josephine Tilden in the United States in April 1908, and Hermance Edan in France in November 1908.',
           cites: [1, 6, 7, 8],
         },
         {
@@ -572,7 +572,7 @@ export const helpEn: HelpDocument = {
         {
           kind: 'qa',
           q: 'Which wins, the tank or the engineer?',
-          a: 'The tank, on this site, as in most Showa-era instruction leaflets. The engineer winning is a later rule, found in sets from after missiles and similar pieces were added, and it is what the Japanese Wikipedia table shows. You can check every pairing at any time in the win/loss table beside the board.',
+          a: 'The tank, on this site, as in most Shōwa-era instruction leaflets. The engineer winning is a later rule, found in sets from after missiles and similar pieces were added, and it is what the Japanese Wikipedia table shows. You can check every pairing at any time in the win/loss table beside the board.',
         },
         {
           kind: 'qa',
@@ -582,7 +582,7 @@ export const helpEn: HelpDocument = {
         {
           kind: 'qa',
           q: 'Does capturing the enemy flag win?',
-          a: 'Not on this site. A flag that loses a battle is removed like any piece, but only occupying the HQ wins. Some sources do count taking the flag as a win; most leaflets from the Meiji to the Showa era use occupation.',
+          a: 'Not on this site. A flag that loses a battle is removed like any piece, but only occupying the HQ wins. Some sources do count taking the flag as a win; most leaflets from the Meiji to the Shōwa era use occupation.',
         },
         {
           kind: 'qa',
@@ -607,12 +607,12 @@ export const helpEn: HelpDocument = {
         {
           kind: 'qa',
           q: 'How many times does a mine work?',
-          a: 'Once. A mine that is attacked leaves the board whatever the outcome. A mine standing behind the flag is different: the flag only borrows its strength, so that mine stays on the board.',
+          a: 'Once. A mine that is attacked leaves the board whatever the outcome. A mine standing behind the flag is not used up when the flag borrows its strength; attacked itself, it goes like any other mine.',
         },
         {
           kind: 'qa',
           q: 'What happens if I reload the page or close the tab mid-game?',
-          a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood. Left with “Choose the mode again”, the start screen’s “Back to the room” takes you back to the same seat (while the room lasts, 24 hours). An arrangement not yet confirmed is kept too, once you have changed it: a friend room puts it back by itself, and against the CPU the start screen offers “Go on arranging”.',
+          a: 'Nothing is lost. A game against the CPU or between two players on this device is kept in this browser, and the start screen offers to go on with it (a two-player game resumes behind the curtain of the side to move). In a friend game, opening the room’s URL again in the same browser takes you back to your seat, and the game goes on where it stood. Left with “Choose the mode again”, the start screen’s “Back to the room” takes you back to the same seat (while the room lasts: up to 24 hours, less if nobody is connected to it for 30 minutes). An arrangement not yet confirmed is kept too, once you have changed it: a friend room puts it back by itself, and against the CPU the start screen offers “Go on arranging”.',
         },
         {
           kind: 'qa',
@@ -639,7 +639,7 @@ export const helpEn: HelpDocument = {
           items: [
             'Hit and Blow (Bulls and Cows, Mastermind): the code is hidden, and every guess brings back a result to reason from, much as each battle here narrows down an enemy piece.',
             'Checkers (draughts): pieces step diagonally and capture by jumping over the opponent’s; a battle on the board with every piece in plain sight.',
-            'Stratego and L’Attaque: the Western games of concealed ranks that grew from the same idea, where each piece shows its rank when it fights.',
+            'Stratego and L’Attaque: the Western games of concealed ranks, close relatives of Gunjin Shogi, where each piece shows its rank when it fights.',
           ],
         },
       ],

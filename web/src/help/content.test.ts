@@ -233,6 +233,8 @@ const ALLOWED: readonly string[] = [
   '「先手の番を始める」',
   '「後手の番を始める」',
   '「交代する」',
+  // The page's button that ends a friend game for a new one against the CPU (its own label).
+  'CPU と新しく対局する（今の対局は終わります）',
   // UI labels, as the seed quotes them (ko).
   '‘자동 배치’',
   '‘좌우 반전’',
@@ -244,6 +246,7 @@ const ALLOWED: readonly string[] = [
   '‘버튼으로 조작’',
   '‘교대하기’',
   '‘플레이 방식 다시 선택하기’',
+  'AI와 새 게임 시작하기(지금 게임은 끝납니다)',
   // Piece names: the six ranks that can occupy the HQ.
   '大将・中将・少将・大佐・中佐・少佐',
   '대장·중장·소장·대령·중령·소령',
@@ -360,6 +363,16 @@ describe.skipIf(!existsSync(seedDir))('help content is written in our own words'
   for (const [lang, doc] of Object.entries(docs)) {
     it(`${lang}: copies no ${RUN}-character run of a seed`, () => {
       const hits = texts(doc).flatMap((t) => copiedRuns(t, runs));
+      expect(hits).toEqual([]);
+    });
+  }
+
+  // The page's own strings (mode descriptions, hints, curtains) are user-facing sentences too.
+  for (const [lang, catalogue] of Object.entries({ ja, ko, en })) {
+    it(`${lang}: the page's strings copy no ${RUN}-character run of a seed`, () => {
+      const hits = Object.entries(catalogue).flatMap(([key, value]) =>
+        typeof value === 'string' ? copiedRuns(value, runs).map((hit) => `${key}: ${hit}`) : [],
+      );
       expect(hits).toEqual([]);
     });
   }
