@@ -206,7 +206,7 @@ describe('playing the CPU', () => {
     const log = await page.evaluate(() => window.gunjinApp.testHooks().legalMoves().length);
     assert.ok(log > 0);
     assert.match(await page.textContent('.reports'), /The enemy moved (cd[18]|[a-f]\d) to (cd[18]|[a-f]\d)\./);
-    assert.match(await page.textContent('.log-box summary'), /[(（]1[)）]/);
+    assert.match(await page.textContent('.log-box summary'), /[(（](?:moves: )?1[)）]/);
     // The record numbers each ply once: its text does, the list shows no marker of its own.
     const line = await page.$eval('.log li', (li) => ({ text: li.textContent, marker: getComputedStyle(li).listStyleType }));
     assert.deepEqual(line.marker, 'none');
@@ -467,7 +467,7 @@ describe('playing the CPU', () => {
     const board = () =>
       page.evaluate(() => [...document.querySelectorAll('.cell.has-piece')].map((e) => `${e.dataset.square}:${e.classList.contains('gote') ? 'gote' : 'sente'}:${e.dataset.kind ?? '?'}`).sort());
     const before = await board();
-    const plies = Number(/[(（](\d+)[)）]/.exec(await page.textContent('.log-box summary'))[1]);
+    const plies = Number(/[(（](?:moves: )?(\d+)[)）]/.exec(await page.textContent('.log-box summary'))[1]);
     assert.equal(plies, 7, 'the CPU opened, then three moves each');
     // Nothing of the CPU's is kept in the browser: its deployment comes back from a seed.
     const kept = await page.evaluate(() => localStorage.getItem('gunjin.cpuGame'));
@@ -484,7 +484,7 @@ describe('playing the CPU', () => {
     await page.keyboard.press('Enter');
     assert.equal(await waitForHuman(page), 'turn');
     assert.deepEqual(await board(), before);
-    assert.match(await page.textContent('.log-box summary'), /[(（]7[)）]/);
+    assert.match(await page.textContent('.log-box summary'), /[(（](?:moves: )?7[)）]/);
     await assertNoEnemyKind(page, 'sente');
     // Leaving the game gives it up: the start screen no longer offers it.
     await page.click('[data-focus-key="choose-mode"]');

@@ -221,7 +221,7 @@ describe('one device, two players', () => {
         log: document.querySelector('.log-box summary')?.textContent ?? '',
       }));
     const before = await seen();
-    assert.match(before.log, /\(3\)/);
+    assert.match(before.log, /\(moves: 3\)/);
     assert.ok(before.cells.every((c) => (c.includes(':gote:') ? !c.endsWith(':?') : c.endsWith(':?'))), 'gote sees its own kinds only');
 
     await page.reload();

@@ -60,14 +60,18 @@ async function boot(): Promise<void> {
       languages: navigator.languages.length > 0 ? navigator.languages : [navigator.language],
       random: randomSeed,
     });
-    window.gunjinApp = app;
     const params = new URLSearchParams(location.search);
     // A link may name the language (`?lang=ja`, `ko`, `en`): it wins over the browser's, and is
     // remembered like a switch.
     const lang = asLang(params.get('lang'));
     if (lang !== null && lang !== app.i18n.lang) app.setLang(lang);
     const test = params.has('e2e');
-    if (test) window.gunjinTest = app.testHooks();
+    // Only for the browser tests: in the page's own modes the app holds both sides' pieces, and
+    // a global would put them one console line away from a player.
+    if (test) {
+      window.gunjinApp = app;
+      window.gunjinTest = app.testHooks();
+    }
     // A room URL (`/?room=<id>`) opens that room: the invitation, or this browser's seat.
     const room = roomFromUrl(location.href);
     if (room !== null) app.startMode(friendMode(room));

@@ -96,7 +96,7 @@ export const en = {
   resign: 'Resign',
   playAgain: 'Play again',
   chooseModeAgain: 'Choose the mode again',
-  logSummary: 'Game record ({n} moves)',
+  logSummary: 'Game record (moves: {n})',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} — battle: {outcome}',
 

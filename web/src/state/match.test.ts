@@ -105,11 +105,15 @@ describe('LocalMatch', () => {
     expect(m.phase).toEqual({ kind: 'moved', side: 'sente' });
     expect(m.reports[0]).toEqual({ type: 'moved', mine: true, from, to });
     expect(boardState(m, (k) => k).lastMove).toEqual({ from, to });
+    // Gote's moves would show sente (still looking) where gote's planes and mines stand.
+    expect(m.legalMoves()).toEqual([]);
     m.handOver();
     expect(m.phase).toEqual({ kind: 'turn-curtain', side: 'gote' });
     expect(m.reports).toEqual([]);
+    expect(m.legalMoves()).toEqual([]);
     m.reveal();
     expect(m.reports[0]).toEqual({ type: 'moved', mine: false, from, to });
+    expect(m.legalMoves().length).toBeGreaterThan(0);
   });
 
   it('ignores presses on enemy pieces and deselects on a non-destination', () => {

@@ -280,9 +280,11 @@ export class LocalMatch implements Match {
     return this.current.kind === 'over' && sente !== undefined && gote !== undefined ? { sente, gote } : null;
   }
 
-  /** Legal moves of the side to move (for tests and tools; the page does not need it). */
+  /** Legal moves of the side to move while its curtain is up (for tests and tools; the page does
+   * not need it). None after the move: the other side's moves would tell the one still looking
+   * where the other's planes and immobile pieces stand. */
   legalMoves(): [Square, Square][] {
-    return this.game?.legalMoves() ?? [];
+    return this.current.kind === 'turn' ? (this.game?.legalMoves() ?? []) : [];
   }
 
   /** Lifts the curtain: the named side starts arranging or playing. */
