@@ -420,10 +420,15 @@ fn every_error_code_is_answered_and_changes_nothing() {
         let message = referee.refused(line, code);
         assert!(!message.is_empty(), "{line}");
         if line == twice {
-            assert!(
-                message.contains("sente") && message.contains("a1"),
-                "{message}"
-            );
+            // §3: the piece, the square and the rule, as for any other violation (a1 holds a
+            // mine in the setup; the flag named first is one flag too many).
+            for part in [
+                "sente",
+                "a1 is given more than one piece (flag, then mine)",
+                "flag: 2 placed",
+            ] {
+                assert!(message.contains(part), "{part} not in {message}");
+            }
         } else if code == "invalid_setup" {
             for part in [
                 "b4", "c7", "b8", "dragon", "q9", "entrance", "back row", "gote",
@@ -501,6 +506,10 @@ fn views_hide_enemy_kinds_until_the_end() {
     referee.ok(&mv("a5", "b5"));
     let sente = referee.view("sente");
     assert_view_hides_enemy_kinds(&sente, "sente");
+    assert_eq!(
+        sente["history"][1],
+        json!({"side":"gote","from":"a5","to":"b5","battle":null})
+    );
     assert_eq!(sente["plies_without_battle"], 1);
     assert_eq!(sente["pieces"]["b5"], json!({"side":"gote"}));
 
@@ -519,6 +528,25 @@ fn views_hide_enemy_kinds_until_the_end() {
     );
     assert_eq!(sente["removed"], json!({"own": ["tank"], "enemy_count": 1}));
     assert_eq!(sente["pieces"], gote["pieces"]);
+    referee.finish();
+}
+
+#[test]
+fn a_move_of_an_enemy_piece_is_refused_alike_whatever_its_kind() {
+    // §7: "it cannot move" for gote's mine or flag would tell sente what they are.
+    let mut referee = Referee::start();
+    referee.ok(&hand_new(&hand_setup()));
+    let refusal = |referee: &mut Referee, from: &str, to: &str| {
+        let line = mv(from, to).to_string();
+        let message = referee.refused(&line, "illegal_move");
+        message.replace(from, "FROM").replace(to, "TO")
+    };
+    // Gote's mine (a8), flag (b7), general (cd8) and second lieutenant (a5), on sente's turn.
+    let general = refusal(&mut referee, "cd8", "c7");
+    assert!(general.contains("FROM"), "{general}");
+    assert_eq!(refusal(&mut referee, "a8", "a7"), general);
+    assert_eq!(refusal(&mut referee, "b7", "b6"), general);
+    assert_eq!(refusal(&mut referee, "a5", "a4"), general);
     referee.finish();
 }
 

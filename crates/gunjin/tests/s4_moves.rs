@@ -83,6 +83,32 @@ fn illegal_moves_name_their_reason_and_change_nothing() {
 }
 
 #[test]
+fn trying_to_move_an_enemy_piece_tells_nothing_of_its_kind() {
+    // §7: the refusal of a move of the enemy's piece is the same for every kind; "it cannot
+    // move" for an enemy mine or flag would name it.
+    for kind in Kind::ALL {
+        // Gote keeps a mobile piece besides, so the position is one a game can reach.
+        let other = if kind == Kind::Major {
+            "colonel"
+        } else {
+            "major"
+        };
+        let mut p = pos(
+            &format!("s:general@c3 g:{}@a7 g:{other}@f8", kind.id()),
+            Side::Sente,
+        );
+        let before = p.clone();
+        match p.play(mv("a7", "a6")) {
+            Err(MoveError::Illegal { reason, .. }) => {
+                assert_eq!(reason, IllegalMove::NotYourPiece, "{kind:?}");
+            }
+            other => panic!("{kind:?}: {other:?}"),
+        }
+        assert_eq!(p, before);
+    }
+}
+
+#[test]
 fn a_move_onto_an_empty_square_moves_the_piece_and_passes_the_turn() {
     let mut p = pos("s:general@c3 g:general@c6", Side::Sente);
     let played = p.play(mv("c3", "c4")).unwrap();

@@ -405,6 +405,28 @@ fn flag_with_an_enemy_piece_behind_falls() {
 }
 
 #[test]
+fn flag_in_front_of_the_headquarters_with_an_enemy_piece_in_it_falls() {
+    // Sente's flag on c2: the piece behind it is the one in cd1, here a gote major general
+    // that has walked in. It guards nothing of sente's: gote's spy takes the flag.
+    let mut p = pos(
+        "s:flag@c2 s:major@a1 g:major_general@cd1 g:spy@c3 g:major@a8",
+        Side::Gote,
+    );
+    let played = p.play(mv("c3", "c2")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker);
+    assert_eq!(kind_at(&p, "c2"), Some((Side::Gote, Kind::Spy)));
+    assert_eq!(kind_at(&p, "cd1"), Some((Side::Gote, Kind::MajorGeneral)));
+    // The same on gote's side: sente's general in cd8 does not back gote's flag on d7.
+    let mut p = pos(
+        "g:flag@d7 g:major@a8 s:general@cd8 s:spy@d6 s:major@a1",
+        Side::Sente,
+    );
+    let played = p.play(mv("d6", "d7")).unwrap();
+    assert_eq!(played.battle.unwrap().outcome, Outcome::Attacker);
+    assert_eq!(kind_at(&p, "d7"), Some((Side::Sente, Kind::Spy)));
+}
+
+#[test]
 fn flag_guard_is_the_piece_behind_not_in_front() {
     // Gote's flag on c6: behind it (toward row 8) is c7. A gote general in front on c5 does not
     // count; a gote general on c7 does.

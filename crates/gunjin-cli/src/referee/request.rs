@@ -1,9 +1,11 @@
 //! Requests, parsed once at the edge: raw line → JSON → a closed set of typed requests.
 
-use gunjin::wire::{RepeatedKey, WireSetup};
+use std::fmt;
+
+use gunjin::wire::RepeatedKey;
 use gunjin::{BySide, Move, Ruleset, Side, Square};
-use serde::Deserialize;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 
 use super::error::RefereeError;
@@ -15,7 +17,7 @@ pub enum Request {
     /// Start a game (replacing any current one).
     New {
         rules: Ruleset,
-        setup: BySide<WireSetup>,
+        setup: BySide<SetupEntries>,
     },
     /// Every legal move of the side to move.
     LegalMoves,
@@ -40,8 +42,39 @@ struct NewFields {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SetupFields {
-    sente: WireSetup,
-    gote: WireSetup,
+    sente: SetupEntries,
+    gote: SetupEntries,
+}
+
+/// One side's setup as written: (square name, kind id) in the request's order, a square named
+/// twice kept twice, so the setup's check names both pieces like any other violation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SetupEntries(pub Vec<(String, String)>);
+
+impl SetupEntries {
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(s, k)| (s.as_str(), k.as_str()))
+    }
+}
+
+impl<'de> Deserialize<'de> for SetupEntries {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> Visitor<'de> for Entries {
+            type Value = SetupEntries;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object of square names to kind ids")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SetupEntries, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    entries.push(entry);
+                }
+                Ok(SetupEntries(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
 }
 
 #[derive(Deserialize)]
@@ -76,9 +109,9 @@ impl Request {
         // A key named twice is of no request's shape, but a square named twice in one side's
         // setup of a well-formed `new` is a fault of that setup.
         let setup_twice = match repeated {
-            None => None,
+            None => false,
             Some(r) => match setup_naming_twice(&r) {
-                Some(side) if cmd == "new" => Some((side, r.key)),
+                Some(_) if cmd == "new" => true,
                 _ => return Err(bad(&r.to_string())),
             },
         };
@@ -96,16 +129,16 @@ impl Request {
                         "field \"setup\" must be an object: {\"sente\":{…},\"gote\":{…}}",
                     ));
                 }
-                let f: NewFields = fields_of(fields)?;
+                // The parsed value kept one entry of a repeated key: read the setups from the
+                // text itself then, which keeps both.
+                let f: NewFields = if setup_twice {
+                    serde_json::from_str(line).map_err(|e| bad(&e.to_string()))?
+                } else {
+                    fields_of(fields)?
+                };
                 let id = f.ruleset.as_deref().unwrap_or("standard");
                 let rules = Ruleset::from_id(id)
                     .ok_or_else(|| bad(&format!("unknown ruleset {id:?}; known: standard")))?;
-                if let Some((side, square)) = setup_twice {
-                    return Err(RefereeError::InvalidSetup(format!(
-                        "{}'s setup names the square {square:?} more than once",
-                        side.id()
-                    )));
-                }
                 Ok(Request::New {
                     rules,
                     setup: BySide {
@@ -201,8 +234,8 @@ mod tests {
             panic!("not a new request");
         };
         assert_eq!(rules, Ruleset::STANDARD);
-        assert_eq!(setup.sente.get("a1").map(String::as_str), Some("general"));
-        assert!(setup.gote.is_empty());
+        assert_eq!(setup.sente.0, [("a1".to_owned(), "general".to_owned())]);
+        assert!(setup.gote.0.is_empty());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use gunjin::{Battle, BySide, Deployment, Game, Ruleset, Setup, Side, Square, Sta
 use serde::Serialize;
 
 use super::error::RefereeError;
-use super::request::Request;
+use super::request::{Request, SetupEntries};
 use crate::json_text;
 
 /// A referee: the current game, if any, and the answer to each request line.
@@ -142,9 +142,9 @@ impl Referee {
 }
 
 /// Validates both setups, reporting every violation of both sides at once.
-fn new_game(rules: Ruleset, setup: &BySide<gunjin::wire::WireSetup>) -> Result<Game, RefereeError> {
-    let sente = Deployment::new(Side::Sente, &Setup::from_wire(&setup.sente), &rules);
-    let gote = Deployment::new(Side::Gote, &Setup::from_wire(&setup.gote), &rules);
+fn new_game(rules: Ruleset, setup: &BySide<SetupEntries>) -> Result<Game, RefereeError> {
+    let sente = Deployment::new(Side::Sente, &Setup::from_names(setup.sente.pairs()), &rules);
+    let gote = Deployment::new(Side::Gote, &Setup::from_names(setup.gote.pairs()), &rules);
     let deployments = match (sente, gote) {
         (Ok(sente), Ok(gote)) => BySide { sente, gote },
         (sente, gote) => {
