@@ -194,6 +194,9 @@ enum Reading {
     Hello(String),
     /// A request for the room.
     Request,
+    /// An arrangement whose setup names a square twice: read with both entries, for the room to
+    /// refuse as a fault of the setup; never taken.
+    SetupNamingASquareTwice,
 }
 
 fn read(frame: &Frame) -> Reading {
@@ -215,17 +218,17 @@ fn read(frame: &Frame) -> Reading {
     }
     let parsed = serde_json::from_str::<ClientMsg<Gunjin>>(text);
     // A readable frame that names a key twice is refused: which of the two was meant? In an
-    // arrangement's setup that is a fault of the setup.
+    // arrangement's setup that is a fault of the setup, which the room's check names.
     if let Ok(msg) = &parsed
         && let Some(repeated) =
             gunjin::wire::repeated_key(&mut serde_json::Deserializer::from_str(text))
     {
         let arranging = matches!(msg, ClientMsg::Arrange { .. });
-        return Reading::Refused(if arranging && repeated.is_in(&["setup"]) {
-            "invalid_setup"
+        return if arranging && repeated.is_in(&["setup"]) {
+            Reading::SetupNamingASquareTwice
         } else {
-            "bad_request"
-        });
+            Reading::Refused("bad_request")
+        };
     }
     match parsed {
         Ok(ClientMsg::Ping {}) => Reading::Ping,
@@ -453,6 +456,16 @@ async fn host_case(fx: &mut Fixture, frame: &Frame) -> Result<(), TestCaseError>
             prop_assert_eq!(&s["t"], "sync");
             prop_assert_eq!(&s["room"], &fx.base["room"], "{}", what);
             prop_assert_eq!(&s["v"], &fx.base["v"], "{}", what);
+            false
+        }
+        Reading::SetupNamingASquareTwice => {
+            let code = error_code(&frames);
+            prop_assert!(
+                code.is_some_and(|c| CODES.contains(&c)),
+                "{} → {:?}",
+                what,
+                frames
+            );
             false
         }
         Reading::Request => match error_code(&frames) {

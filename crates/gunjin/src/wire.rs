@@ -287,6 +287,42 @@ impl<'de> serde::de::Visitor<'de> for UniqueKeys<'_> {
 /// One side's setup as JSON: square name → kind id.
 pub type WireSetup = BTreeMap<String, String>;
 
+/// One side's setup as a request wrote it: (square name, kind id) in order, a square named twice
+/// kept twice. Read into a map, the second would silently replace the first; kept, the setup's
+/// check names both pieces like any other violation (§3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WireSetupEntries(pub Vec<(String, String)>);
+
+impl WireSetupEntries {
+    /// The entries as (square name, kind id) pairs, in the request's order.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0.iter().map(|(s, k)| (s.as_str(), k.as_str()))
+    }
+}
+
+impl<'de> Deserialize<'de> for WireSetupEntries {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries;
+        impl<'de> serde::de::Visitor<'de> for Entries {
+            type Value = WireSetupEntries;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of square names to kind ids")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<WireSetupEntries, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, String>()? {
+                    entries.push(entry);
+                }
+                Ok(WireSetupEntries(entries))
+            }
+        }
+        deserializer.deserialize_map(Entries)
+    }
+}
+
 impl crate::setup::Setup {
     /// A setup from its JSON map (square name → kind id).
     #[must_use]

@@ -1,11 +1,9 @@
 //! Requests, parsed once at the edge: raw line → JSON → a closed set of typed requests.
 
-use std::fmt;
-
-use gunjin::wire::RepeatedKey;
+use gunjin::wire::{RepeatedKey, WireSetupEntries};
 use gunjin::{BySide, Move, Ruleset, Side, Square};
-use serde::de::{DeserializeOwned, MapAccess, Visitor};
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 
 use super::error::RefereeError;
@@ -17,7 +15,7 @@ pub enum Request {
     /// Start a game (replacing any current one).
     New {
         rules: Ruleset,
-        setup: BySide<SetupEntries>,
+        setup: BySide<WireSetupEntries>,
     },
     /// Every legal move of the side to move.
     LegalMoves,
@@ -42,39 +40,8 @@ struct NewFields {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct SetupFields {
-    sente: SetupEntries,
-    gote: SetupEntries,
-}
-
-/// One side's setup as written: (square name, kind id) in the request's order, a square named
-/// twice kept twice, so the setup's check names both pieces like any other violation.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct SetupEntries(pub Vec<(String, String)>);
-
-impl SetupEntries {
-    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.0.iter().map(|(s, k)| (s.as_str(), k.as_str()))
-    }
-}
-
-impl<'de> Deserialize<'de> for SetupEntries {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Entries;
-        impl<'de> Visitor<'de> for Entries {
-            type Value = SetupEntries;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("an object of square names to kind ids")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SetupEntries, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<String, String>()? {
-                    entries.push(entry);
-                }
-                Ok(SetupEntries(entries))
-            }
-        }
-        deserializer.deserialize_map(Entries)
-    }
+    sente: WireSetupEntries,
+    gote: WireSetupEntries,
 }
 
 #[derive(Deserialize)]

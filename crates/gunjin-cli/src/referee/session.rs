@@ -2,12 +2,12 @@
 
 use std::collections::BTreeMap;
 
-use gunjin::wire::{WirePiece, WireView};
+use gunjin::wire::{WirePiece, WireSetupEntries, WireView};
 use gunjin::{Battle, BySide, Deployment, Game, Ruleset, Setup, Side, Square, Status};
 use serde::Serialize;
 
 use super::error::RefereeError;
-use super::request::{Request, SetupEntries};
+use super::request::Request;
 use crate::json_text;
 
 /// A referee: the current game, if any, and the answer to each request line.
@@ -142,7 +142,7 @@ impl Referee {
 }
 
 /// Validates both setups, reporting every violation of both sides at once.
-fn new_game(rules: Ruleset, setup: &BySide<SetupEntries>) -> Result<Game, RefereeError> {
+fn new_game(rules: Ruleset, setup: &BySide<WireSetupEntries>) -> Result<Game, RefereeError> {
     let sente = Deployment::new(Side::Sente, &Setup::from_names(setup.sente.pairs()), &rules);
     let gote = Deployment::new(Side::Gote, &Setup::from_names(setup.gote.pairs()), &rules);
     let deployments = match (sente, gote) {

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use gunjin::wire::{WireSetup, WireView};
+use gunjin::wire::{WireSetupEntries, WireView};
 use gunjin::{BySide, Deployment, Game, GameRecord, Kind, MoveError, Ruleset, Setup, Side, Square};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -193,7 +193,7 @@ fn move_refusal(e: MoveError) -> Refusal {
 
 impl RefereeGame for Gunjin {
     const ID: &'static str = "gunjin";
-    type Setup = WireSetup;
+    type Setup = WireSetupEntries;
     type Deployment = GunjinDeployment;
     type Move = WireMove;
     type Ply = gunjin::Ply;
@@ -202,8 +202,8 @@ impl RefereeGame for Gunjin {
     type Status = gunjin::Status;
     type Record = GameRecord;
 
-    fn validate(side: Side, setup: &WireSetup) -> Result<GunjinDeployment, Refusal> {
-        Deployment::new(side, &Setup::from_wire(setup), &Ruleset::STANDARD)
+    fn validate(side: Side, setup: &WireSetupEntries) -> Result<GunjinDeployment, Refusal> {
+        Deployment::new(side, &Setup::from_names(setup.pairs()), &Ruleset::STANDARD)
             .map(GunjinDeployment)
             .map_err(|e| {
                 let violations: Vec<_> = e
@@ -291,6 +291,22 @@ mod tests {
     fn game() -> Gunjin {
         let d = BySide::new_with(|side| GunjinDeployment(Deployment::auto(side, 5)));
         Gunjin::start(d).expect("two automatic deployments fit")
+    }
+
+    #[test]
+    fn a_setup_naming_a_square_twice_is_refused_naming_both_pieces() {
+        let mut entries: Vec<(String, String)> = Deployment::auto(Side::Sente, 5)
+            .pieces()
+            .map(|(square, kind)| (square.to_string(), kind.id().to_owned()))
+            .collect();
+        let (square, kind) = entries[0].clone();
+        entries.insert(0, (square.clone(), "flag".to_owned()));
+        let Err(refusal) = Gunjin::validate(Side::Sente, &WireSetupEntries(entries)) else {
+            panic!("a square named twice was taken");
+        };
+        assert_eq!(refusal.code, ErrorCode::InvalidSetup);
+        let named = format!("{square} is given more than one piece (flag, then {kind})");
+        assert!(refusal.message.contains(&named), "{}", refusal.message);
     }
 
     #[test]

@@ -297,7 +297,8 @@ pub enum ServerMsg<G: RefereeGame> {
 /// Reads a client frame, or says why it cannot be read.
 ///
 /// A frame that names a key twice is `bad_request` (JSON parsers would keep one of the two
-/// silently), except an `arrange` whose setup names a square twice: `invalid_setup`.
+/// silently), except an `arrange` whose setup names a square twice: its setup keeps both
+/// entries, and the room's check of the setup refuses it (`invalid_setup`, naming both pieces).
 pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCode, String)> {
     // A derived reader also takes a message's fields as an array (`["ping"]`, `["hello","…",0]`),
     // which is no shape of ours: every message is an object.
@@ -329,13 +330,7 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
         Some(repeated)
             if matches!(msg, ClientMsg::Arrange { .. }) && repeated.is_in(&["setup"]) =>
         {
-            Err((
-                ErrorCode::InvalidSetup,
-                format!(
-                    "the setup names the square {:?} more than once",
-                    repeated.key
-                ),
-            ))
+            Ok(msg)
         }
         Some(repeated) => Err((ErrorCode::BadRequest, repeated.to_string())),
         None => Ok(msg),
@@ -431,11 +426,17 @@ mod tests {
             code(r#"{"t":"move","move":{"from":"b3","to":"b4"},"v":1}"#),
             None
         );
-        // A square named twice: which kind was meant? Neither is taken; the setup is at fault.
-        assert_eq!(
-            code(r#"{"t":"arrange","setup":{"a1":"flag","a2":"mine","a1":"mine"}}"#),
-            Some(ErrorCode::InvalidSetup)
-        );
+        // A square named twice is read with both entries: the room's check of the setup
+        // refuses it (see `game.rs`), naming both pieces.
+        match parse_client::<Gunjin>(
+            r#"{"t":"arrange","setup":{"a1":"flag","a2":"mine","a1":"mine"}}"#,
+        ) {
+            Ok(ClientMsg::Arrange { setup }) => assert_eq!(
+                setup.pairs().collect::<Vec<_>>(),
+                [("a1", "flag"), ("a2", "mine"), ("a1", "mine")]
+            ),
+            _ => panic!("an arrange naming a square twice is read, not refused"),
+        }
         // The same object in any other message is of no message's shape.
         assert_eq!(
             code(r#"{"t":"ping","setup":{"a1":"flag","a1":"mine"}}"#),
