@@ -191,6 +191,10 @@ describe('one device, two players', () => {
     // Two players share the screen: no "you won" that would name nobody.
     assert.equal(await page.$$eval('.result-verdict', (els) => els.length), 0);
     assert.equal(await page.$$eval('.cell.has-piece[data-kind]', (els) => els.length), 46);
+    // Nor do the squares call the last mover's pieces "yours": each is named by its side.
+    const names = await page.$$eval('.cell.has-piece', (els) => els.map((e) => e.getAttribute('aria-label')));
+    assert.equal(names.filter((n) => /your/i.test(n)).length, 0, names.join(' | '));
+    assert.equal(names.filter((n) => /, (Sente|Gote) /.test(n)).length, 46, names.join(' | '));
     // No undo once moves begin: the setup's undo button is gone.
     assert.equal(await page.$('[data-focus-key="undo"]'), null);
     await page.click('[data-focus-key="play-again"]');

@@ -403,6 +403,11 @@ export class App {
   }
 
   /** The mode of the game on screen, if one is. */
+  /** A game two players share on this screen, and it is over: both may be looking now. */
+  private sharedAndOver(): boolean {
+    return this.mode?.id === 'local' && this.match?.phase.kind === 'over';
+  }
+
   private get mode(): Mode | null {
     return this.screen.kind === 'match' ? this.screen.mode : null;
   }
@@ -437,7 +442,9 @@ export class App {
         this.say(this.i18n.t('pickOwnFirst'));
       } else if (ev.type === 'moved') {
         this.spoken = new Set(ev.reports);
-        const lines = ev.reports.map((r) => this.reportText(r));
+        // The last move of a game two share ends it for both: told by side, not to "you".
+        const bySide = ev.status.state !== 'ongoing' && this.mode?.id === 'local';
+        const lines = ev.reports.map((r) => (bySide ? this.reportTextBySide(r, ev.ply.side) : this.reportText(r)));
         if (ev.status.state !== 'ongoing') {
           lines.push(...this.resultLines(ev.status, ev.ply.side));
           this.resultSaid = true;
@@ -541,12 +548,13 @@ export class App {
     // "Play again" keeps the match object: a copy of the last game must not show under the next.
     if (match?.phase.kind !== 'over' || this.recordCopy?.match !== match) this.recordCopy = null;
     const reviewed = this.reviewedFrame();
-    const state: BoardState =
+    const seen: BoardState =
       match === null
         ? { viewer: 'sente', pieces: [], moveTargets: [], attackTargets: [] }
         : reviewed !== null
           ? this.reviewState(reviewed, match.phase.side, this.review?.undone)
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
+    const state: BoardState = this.sharedAndOver() ? { ...seen, bySide: true } : seen;
     const faces = this.boards.length > 1 ? { ...this.onPieceFaces(state), faceUp: match?.phase.kind === 'over' } : state;
     for (const b of this.boards) b.setState(b === this.grid ? state : faces);
     this.picked = state.selected ?? null;

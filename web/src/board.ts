@@ -32,6 +32,9 @@ export interface BoardState {
   readonly undone?: { readonly from: Square; readonly to: Square } | undefined;
   /** The game is over and every kind shown: the 3D board lays its pieces face up (the grid shows every name anyway). */
   readonly faceUp?: boolean | undefined;
+  /** Two share the screen and both may be looking (the game is over): the squares name each
+   * piece's side, since "yours" would name whoever moved last. */
+  readonly bySide?: boolean | undefined;
 }
 
 /** A board the page can drive: the grid, or the 3D board. */

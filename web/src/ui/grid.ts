@@ -153,14 +153,15 @@ export class GridBoard implements BoardView {
       cell.face.toggleAttribute('data-long', text.split(/\s+/).some((word) => word.length > 7));
       if (piece?.kind !== undefined) b.dataset['kind'] = piece.kind;
       else delete b.dataset['kind'];
-      b.setAttribute('aria-label', this.name(square, piece, state.viewer, flags, cell.info.hq));
+      b.setAttribute('aria-label', this.name(square, piece, state.bySide === true ? null : state.viewer, flags, cell.info.hq));
     }
   }
 
+  /** `viewer` null: nobody's in particular, every piece named by its side. */
   private name(
     square: Square,
     piece: PieceState | undefined,
-    viewer: Side,
+    viewer: Side | null,
     flags: { selected: boolean; move: boolean; attack: boolean; last: boolean },
     hq: boolean,
   ): string {
@@ -168,7 +169,7 @@ export class GridBoard implements BoardView {
     let main: string;
     if (piece === undefined) main = t.empty(square);
     else if (piece.side === viewer && piece.label !== undefined) main = t.own(square, piece.label);
-    else if (piece.side !== viewer && piece.label === undefined) main = t.enemy(square);
+    else if (viewer !== null && piece.side !== viewer && piece.label === undefined) main = t.enemy(square);
     else if (piece.label !== undefined) main = t.revealed(square, piece.side, piece.label);
     else main = t.hidden(square, piece.side);
     const extra: string[] = [];
