@@ -86,8 +86,8 @@ export async function restartableServer() {
  * Opens `url` (the page, or a room URL) in a fresh context (own storage: another person's browser) and records the frames
  * the page's WebSockets receive, across reloads: `page.frames` (parsed JSON, in order).
  */
-export async function openOnlinePage(browser, url, { lang = 'en', colorScheme = 'light' } = {}) {
-  const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', colorScheme });
+export async function openOnlinePage(browser, url, { lang = 'en', colorScheme = 'light', viewport = { width: 1280, height: 900 } } = {}) {
+  const context = await browser.browser.newContext({ viewport, locale: 'en-US', colorScheme });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('page error:', e));
   const frames = [];

@@ -180,6 +180,39 @@ describe('one device, two players', () => {
     }
   });
 
+  it('on a phone, each turn begins with the board in view, and the hand-over is pressed in the strip below it', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 360, height: 640 } });
+    const boardInView = () =>
+      page.evaluate(() => {
+        const board = document.querySelector('.board3d-mount:not([hidden])') ?? document.querySelector('.grid');
+        const r = board.getBoundingClientRect();
+        return r.top >= -1 && r.top < innerHeight / 2;
+      });
+    await startLocalTurn(page);
+    for (const side of ['sente', 'gote']) {
+      assert.equal(await phase(page), 'turn');
+      assert.ok(await boardInView(), `${side}'s turn began away from the board`);
+      const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+      await page.evaluate(([f, t]) => {
+        document.querySelector(`.cell[data-square="${f}"]`).click();
+        document.querySelector(`.cell[data-square="${t}"]`).click();
+      }, [from, to]);
+      // The panel's button is a screen below; the strip's is on screen, for a finger only.
+      const box = await page.$eval('[data-strip-action="hand-over"]', (el) => {
+        const r = el.getBoundingClientRect();
+        return { top: r.top, bottom: r.bottom, tab: el.tabIndex, hidden: el.closest('[aria-hidden="true"]') !== null };
+      });
+      assert.ok(box.top >= 0 && box.bottom <= 640, JSON.stringify(box));
+      assert.equal(box.tab, -1);
+      assert.ok(box.hidden);
+      await page.click('[data-strip-action="hand-over"]');
+      assert.equal(await phase(page), 'turn-curtain');
+      assert.equal(await page.$('[data-strip-action]'), null);
+      await page.click('.curtain button');
+    }
+    await page.close();
+  });
+
   it('resigns with one press, reveals everything, then plays again or goes back to the modes', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);

@@ -288,6 +288,32 @@ describe('play a friend by URL', () => {
     await host.close();
   });
 
+  it('on a phone, the room’s URL to send and the friend’s join button come into view, and trouble shows in the strip', async () => {
+    const phone = { width: 360, height: 640 };
+    const inView = (page, selector) =>
+      page.waitForFunction((sel) => {
+        const r = document.querySelector(sel)?.getBoundingClientRect();
+        return r !== undefined && r.top >= 0 && r.bottom <= innerHeight;
+      }, selector, { timeout: 5000 });
+    const host = await openOnlinePage(browser, server.url, { viewport: phone });
+    const url = await createRoom(host);
+    // Below the board and its 48 squares: brought up without a scroll by the player.
+    await inView(host, '.online-url');
+    await inView(host, '[data-focus-key="copy-url"]');
+    const guest = await openOnlinePage(browser, url, { viewport: phone });
+    await inView(guest, '[data-focus-key="online-join"]');
+    await guest.click('[data-focus-key="online-join"]');
+    await waitPhase(guest, ['setup']);
+    // The friend goes: the host, arranging at the board, reads it in the strip.
+    await guest.close();
+    await host.waitForFunction(
+      () => [...document.querySelectorAll('[data-status-strip]:not([hidden]) p')].some((p) => p.dataset.text === 'Your friend is disconnected; the game waits for their return.'),
+      null,
+      { timeout: 10_000 },
+    );
+    await host.close();
+  });
+
   it('sends the room URL: “Copy URL” puts it on the clipboard, and “Share” hands it to the device where it can share', async () => {
     const host = await openOnlinePage(browser, server.url);
     // This Chromium offers no share sheet: stand one in that records what it is given.

@@ -147,6 +147,8 @@ export class App {
   private battleTable: BattleTable | null = null;
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
   private lastPhaseKey = '';
+  /** A friend room's invitation or join button was on the panel at the last redraw. */
+  private callShown = false;
   /** The player's last action was a key, not a pointer. */
   private keyboardLast = false;
   /** The result of the game on screen has been announced (the result box, focused, does not repeat it). */
@@ -290,6 +292,9 @@ export class App {
     this.stage.classList.add('with-3d');
     const off = view.onSquare((sq) => this.onSquare(sq));
     this.update();
+    // The board above it took its room: the call to act slid down, out of view on a phone.
+    const call = this.callToAct();
+    if (call !== null) this.showCall(call);
     return () => {
       off();
       const i = this.boards.indexOf(view);
@@ -627,6 +632,24 @@ export class App {
     }
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (hadFocus && lost) this.keepFocus();
+    // Play begins (the arrangement confirmed, a curtain lifted): on a phone the button pressed
+    // was a screen below the board.
+    const playing = match !== null && match.viewer !== null && (match.phase.kind === 'turn' || match.phase.kind === 'waiting');
+    if (phaseChanged && wasArranging && playing) this.showBoard();
+    // A friend room's first call to act (the URL to send, the button to join) is in the panel,
+    // on a phone a screen below the board: brought into view once, when it comes.
+    const call = this.callToAct();
+    if (call !== null && !this.callShown) this.showCall(call);
+    this.callShown = call !== null;
+  }
+
+  /** A friend room's invitation (the URL to send) or its join button, when the panel shows one. */
+  private callToAct(): HTMLElement | null {
+    return this.panel.querySelector<HTMLElement>('.online-invite, [data-focus-key="online-join"]');
+  }
+
+  private showCall(call: HTMLElement): void {
+    if (!this.keyboardLast && typeof call.scrollIntoView === 'function') call.scrollIntoView({ block: 'nearest' });
   }
 
   /** Sounds what changed in the game on screen since the last redraw. */
@@ -707,18 +730,39 @@ export class App {
       [...this.panel.querySelectorAll(selector)].map((el) => el.textContent?.trim() ?? '').filter((text) => text !== '');
     // A notice answers a tap (a swap refused, a piece that cannot move): on a phone the panel
     // holding it is a screen below, so the strip carries it too, while arranging as well.
+    // A friend room's trouble (the connection lost, the friend away, the offer of the CPU) is
+    // news the player must not miss below the board either.
+    const trouble = (): string[] =>
+      texts('[data-connection="waiting"] > p:first-child, [data-connection="stopped"] > p:first-child, [data-presence="away"], .online-offer > p:first-child');
     const lines =
       match === null || match.viewer === null
         ? []
         : match.phase.kind === 'setup'
-          ? texts('[data-notice]')
+          ? [...texts('[data-notice]'), ...trouble()]
           : match.phase.kind === 'over'
             ? texts('.result-verdict, .result-text')
-            : [...texts('h2:not(.online-title)').slice(0, 1), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li')];
+            : [...texts('h2:not(.online-title)').slice(0, 1), ...trouble(), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
-    this.strip.replaceChildren(...lines.map((text) => h('p', { attrs: { 'data-text': text } })));
-    this.strip.hidden = lines.length === 0;
+    const paragraphs = lines.map((text) => h('p', { attrs: { 'data-text': text } }));
+    // Two on one phone: the hand-over is pressed every turn, and the panel's button is a screen
+    // below the board. The strip's copy is for a finger only (the strip is hidden from the
+    // reading and out of the Tab order; the panel's button serves the keyboard).
+    const handOver =
+      match !== null && match.phase.kind === 'moved'
+        ? h('button', {
+            class: 'btn primary strip-action',
+            attrs: { type: 'button', tabindex: '-1', 'data-text': this.i18n.t('handOver'), 'data-strip-action': 'hand-over' },
+          })
+        : null;
+    if (handOver !== null && match !== null) {
+      handOver.addEventListener('click', () => {
+        match.handOver();
+        this.update();
+      });
+    }
+    this.strip.replaceChildren(...paragraphs, ...(handOver === null ? [] : [handOver]));
+    this.strip.hidden = lines.length === 0 && handOver === null;
   }
 
   /** The curtain's card is what the next player must see, whole, wherever the last one had

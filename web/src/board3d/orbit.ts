@@ -65,10 +65,13 @@ export class Orbit {
     if (before.distanceToSquared(this.camera.position) > 1e-12) this.onChange();
   }
 
-  private rotate(dx: number, dy: number): void {
+  /** A drag the board's height turns the camera a full circle with a mouse, half of one with
+   * a finger: a thumb's swipe on a phone is most of the board, and turned the camp upside down. */
+  private rotate(dx: number, dy: number, pointerType: string): void {
     const h = this.element.clientHeight || 1;
-    this.spherical.theta -= (2 * Math.PI * dx) / h;
-    this.spherical.phi -= (2 * Math.PI * dy) / h;
+    const turn = pointerType === 'touch' ? Math.PI : 2 * Math.PI;
+    this.spherical.theta -= (turn * dx) / h;
+    this.spherical.phi -= (turn * dy) / h;
     this.apply();
   }
 
@@ -102,7 +105,7 @@ export class Orbit {
     last.x = e.clientX;
     last.y = e.clientY;
     if (this.pointers.size === 1) {
-      this.rotate(dx, dy);
+      this.rotate(dx, dy, e.pointerType);
     } else if (this.pointers.size === 2) {
       const spread = this.spread();
       if (this.pinch > 0 && spread > 0) this.zoom(this.pinch / spread);
