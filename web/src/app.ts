@@ -407,12 +407,12 @@ export class App {
     return this.screen.kind === 'match' ? this.screen.match : null;
   }
 
-  /** The mode of the game on screen, if one is. */
   /** A game two players share on this screen, and it is over: both may be looking now. */
   private sharedAndOver(): boolean {
     return this.mode?.id === 'local' && this.match?.phase.kind === 'over';
   }
 
+  /** The mode of the game on screen, if one is. */
   private get mode(): Mode | null {
     return this.screen.kind === 'match' ? this.screen.mode : null;
   }
