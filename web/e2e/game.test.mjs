@@ -728,6 +728,17 @@ describe('panel and page', () => {
     await page.screenshot({ path: '/tmp/help-cite.png' });
     await page.click('dialog .close');
     await page.waitForSelector('dialog', { state: 'detached' });
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'open-help');
+    // A tap beside the dialog, on its backdrop, closes it too; one inside it does not.
+    await page.click('[data-focus-key="open-help"]');
+    await page.waitForSelector('dialog[open] .help-section');
+    const open = await page.locator('dialog[open]').boundingBox();
+    await page.mouse.click(open.x + open.width / 2, open.y + open.height / 2);
+    assert.equal(await page.$$eval('dialog[open]', (d) => d.length), 1, 'a tap inside closed it');
+    const size = page.viewportSize();
+    const spot = open.x > 20 ? { x: open.x / 2, y: size.height / 2 } : { x: size.width / 2, y: Math.max(2, open.y / 2) };
+    await page.mouse.click(spot.x, spot.y);
+    await page.waitForSelector('dialog', { state: 'detached' });
     await page.close();
   });
 

@@ -1514,6 +1514,20 @@ export class App {
       const back = opener === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${opener}"]`);
       if (back !== null && (document.activeElement === null || document.activeElement === document.body)) back.focus({ preventScroll: true });
     });
+    // A tap on the backdrop beside it closes it, as a phone player expects; a drag that only
+    // ends there (selecting text) does not.
+    const beside = (e: MouseEvent): boolean => {
+      const r = dialog.getBoundingClientRect();
+      return e.target === dialog && (e.clientX < r.left || e.clientX > r.right || e.clientY < r.top || e.clientY > r.bottom);
+    };
+    let pressedBeside = false;
+    dialog.addEventListener('pointerdown', (e) => {
+      pressedBeside = beside(e);
+    });
+    dialog.addEventListener('click', (e) => {
+      if (pressedBeside && beside(e)) this.closeDialog();
+      pressedBeside = false;
+    });
     this.root.append(dialog);
     this.dialog = dialog;
     dialog.showModal();
