@@ -212,6 +212,15 @@ describe('one device, two players', () => {
       assert.equal(await page.$('[data-strip-action]'), null);
       await page.click('.curtain button');
     }
+    // The phone turned sideways while the player reads further down: the board comes back.
+    await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
+    assert.ok(!(await boardInView()));
+    await page.setViewportSize({ width: 640, height: 360 });
+    await page.waitForFunction(() => {
+      const board = document.querySelector('.board3d-mount:not([hidden])') ?? document.querySelector('.grid');
+      const r = board.getBoundingClientRect();
+      return r.top >= -1 && r.top < innerHeight / 2;
+    });
     await page.close();
   });
 

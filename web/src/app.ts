@@ -250,6 +250,16 @@ export class App {
     const onResize = (): void => this.resize();
     window.addEventListener('resize', onResize);
     this.cleanups.push(() => window.removeEventListener('resize', onResize));
+    // A phone turned in mid-game: the page reflows (held sideways the board takes the window's
+    // height) and the board may slide out of view; it is brought back.
+    if (typeof window.matchMedia === 'function') {
+      const sideways = window.matchMedia('(orientation: landscape)');
+      const onTurn = (): void => {
+        if (this.match !== null && this.match.viewer !== null) this.showBoard();
+      };
+      sideways.addEventListener('change', onTurn);
+      this.cleanups.push(() => sideways.removeEventListener('change', onTurn));
+    }
     const unlock = (): void => this.sounds.unlock();
     // The events that let a page start sound (HTML's activation-triggering events): on a touch
     // screen that is the finger's lift, not its press, and Safari holds to it.
@@ -371,7 +381,11 @@ export class App {
   private showBoard(): void {
     if (this.keyboardLast) return;
     const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
-    if (typeof board.scrollIntoView === 'function') board.scrollIntoView({ block: 'nearest' });
+    if (typeof board.scrollIntoView !== 'function') return;
+    // Taller than the window (the grid alone on a phone held sideways): its top, not whichever
+    // edge is nearer.
+    const fits = board.getBoundingClientRect().height <= window.innerHeight;
+    board.scrollIntoView({ block: fits ? 'nearest' : 'start' });
   }
 
   private endMatch(): void {
