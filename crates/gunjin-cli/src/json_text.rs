@@ -67,6 +67,10 @@ pub(crate) fn parse_line_noting_repeats(
     let value = serde_json::from_str(line).map_err(|e| {
         if too_deep_but_json(line, &e) {
             LineRefusal::WrongShape(TOO_DEEP.into())
+        } else if serde_json::from_str::<IgnoredAny>(line).is_ok() {
+            // JSON by the grammar that no request holds: a number too large for a float
+            // (`1e999`), a lone surrogate escape (`"\ud800"`).
+            LineRefusal::WrongShape(format!("no request holds such a value: {e}"))
         } else {
             LineRefusal::NotJson(e.to_string())
         }

@@ -406,6 +406,10 @@ fn every_error_code_is_answered_and_changes_nothing() {
         (&setups_as_array, "bad_request"),
         (&twice_in_the_request, "bad_request"),
         (r#"{"cmd":"board","cmd":"legal_moves"}"#, "bad_request"),
+        // JSON by the grammar, but no request holds such a value.
+        (r#"{"cmd":"board","x":1e999}"#, "bad_request"),
+        (r#"{"cmd":"board","x":"\ud800"}"#, "bad_request"),
+        (r#"{"cmd":"board","x":"\q"}"#, "bad_json"),
         (r#"{"cmd":"castle"}"#, "unknown_cmd"),
         (r#"{"cmd":"BOARD"}"#, "unknown_cmd"),
         (&bad_new, "invalid_setup"),

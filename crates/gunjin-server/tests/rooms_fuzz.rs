@@ -236,6 +236,12 @@ fn read(frame: &Frame) -> Reading {
         Ok(ClientMsg::Hello { token, .. }) => Reading::Hello(token),
         Ok(_) => Reading::Request,
         Err(e) => match e.classify() {
+            // JSON by the grammar that no message holds (`1e999`): of the wrong shape.
+            serde_json::error::Category::Syntax
+                if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() =>
+            {
+                Reading::Refused("bad_request")
+            }
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 Reading::Refused("bad_json")
             }

@@ -319,6 +319,13 @@ pub fn parse_client<G: RefereeGame>(text: &str) -> Result<ClientMsg<G>, (ErrorCo
             );
         }
         let code = match e.classify() {
+            // JSON by the grammar that no message holds (`1e999`, a lone `"\ud800"`) is of the
+            // wrong shape, not unreadable.
+            serde_json::error::Category::Syntax
+                if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() =>
+            {
+                ErrorCode::BadRequest
+            }
             serde_json::error::Category::Syntax | serde_json::error::Category::Eof => {
                 ErrorCode::BadJson
             }
@@ -376,6 +383,16 @@ mod tests {
     fn malformed_input_gets_a_stable_code() {
         assert_eq!(code("{"), Some(ErrorCode::BadJson));
         assert_eq!(code("hello"), Some(ErrorCode::BadJson));
+        // JSON by the grammar that no message holds: of the wrong shape, not unreadable.
+        assert_eq!(
+            code(r#"{"t":"ping","x":1e999}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(
+            code(r#"{"t":"ping","x":"\ud800"}"#),
+            Some(ErrorCode::BadRequest)
+        );
+        assert_eq!(code(r#"{"t":"ping","x":"\q"}"#), Some(ErrorCode::BadJson));
         assert_eq!(code(r#"{"t":"fly"}"#), Some(ErrorCode::BadRequest));
         assert_eq!(code(r#"{"token":"x"}"#), Some(ErrorCode::BadRequest));
         assert_eq!(code(r#"{"t":"ping","x":1}"#), Some(ErrorCode::BadRequest));
