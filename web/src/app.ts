@@ -399,6 +399,8 @@ export class App {
     this.endMatch();
     this.screen = { kind: 'start' };
     this.notice = null;
+    // Nothing said of the game left may stay to be read on the start screen.
+    this.say('');
     this.update();
   }
 
@@ -412,6 +414,8 @@ export class App {
       history.replaceState(history.state, '', address.toString());
     }
     this.closeDialog();
+    // The last thing said was said in the other language: not left to be read under this one.
+    this.say('');
     this.grid.setText(this.gridText());
     this.board3d?.setText(lang, this.board3dText());
     this.update();
@@ -437,7 +441,7 @@ export class App {
     const p = match.phase;
     if (p.kind === 'setup' || p.kind === 'turn') this.lastSquare[p.side] = square;
     if (p.kind === 'setup') {
-      this.setupEvent(p.setup.press(square));
+      this.setupEvent(p.setup.press(square), square);
     } else if (p.kind === 'turn') {
       const picked = match.selected?.square;
       const ev = match.press(square);
@@ -455,6 +459,9 @@ export class App {
         else this.say(this.i18n.t('unchosen'));
       } else if (ev.type === 'unsent') {
         this.note((t) => t.t('onlineMoveNotSent'), 'warn');
+      } else if (ev.type === 'sent') {
+        // The move itself is told when the referee's answer comes, with its battle.
+        this.say(this.i18n.t('onlineSending'));
       } else if (ev.type === 'ignored') {
         // An empty square or an enemy piece with nothing chosen: a screen-reader user hears why
         // nothing happened (a sighted one sees it).
@@ -477,7 +484,7 @@ export class App {
     this.update();
   }
 
-  private setupEvent(ev: SetupEvent): void {
+  private setupEvent(ev: SetupEvent, square: Square): void {
     switch (ev.type) {
       case 'chosen':
         this.note((t) => t.t('chosen', { square: ev.square }));
@@ -501,6 +508,9 @@ export class App {
         break;
       }
       case 'ignored':
+        // A square of the other camp, with nothing of one's own to swap: a screen-reader user
+        // hears why nothing happened (a sighted one sees it).
+        this.say(this.i18n.t('rule_outside_camp', { square }));
         break;
     }
   }
@@ -575,7 +585,12 @@ export class App {
           : withoutHiddenNames(boardState(match, (k) => t.kind(k)), match.phase.kind === 'over');
     const state: BoardState = this.sharedAndOver() ? { ...seen, bySide: true } : seen;
     const faces = this.boards.length > 1 ? { ...this.onPieceFaces(state), faceUp: match?.phase.kind === 'over' } : state;
-    for (const b of this.boards) b.setState(b === this.grid ? state : faces);
+    // The grid's squares show the pieces' short names too (its buttons are named in full).
+    const onGrid: BoardState = {
+      ...state,
+      pieces: state.pieces.map((p) => (p.label === undefined || p.kind === undefined ? p : { ...p, face: t.kindOnPiece(p.kind) })),
+    };
+    for (const b of this.boards) b.setState(b === this.grid ? onGrid : faces);
     this.picked = state.selected ?? null;
     // A step back slides once; a later redraw (a new language, say) shows the position still.
     if (this.review) this.review.undone = undefined;

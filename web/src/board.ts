@@ -13,6 +13,8 @@ export interface PieceState {
   readonly kind?: string | undefined;
   /** The localized name; absent when hidden. */
   readonly label?: string | undefined;
+  /** What the square itself shows, where the name is too long for it ("Lt. Col."); else the label. */
+  readonly face?: string | undefined;
 }
 
 export interface BoardState {

@@ -178,7 +178,7 @@ describe('OnlineMatch', () => {
     h.sockets[1]!.open();
     h.sockets[1]!.receive({ t: 'welcome', v: 5, seat: 'host' });
     const back = h.sockets[1]!;
-    expect(m.press('b4')).toEqual({ type: 'deselected' });
+    expect(m.press('b4')).toEqual({ type: 'sent' });
     expect(back.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 5 });
     expect(m.phase.kind).toBe('moved');
     expect(m.press('a3')).toEqual({ type: 'ignored' });

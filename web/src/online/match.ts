@@ -318,7 +318,7 @@ export class OnlineMatch implements Match {
       return { type: 'unsent' };
     }
     this.movePending = true;
-    return { type: 'deselected' };
+    return { type: 'sent' };
   }
 
   handOver(): void {

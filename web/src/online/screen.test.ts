@@ -47,6 +47,32 @@ describe('announce', () => {
     vi.useRealTimers();
   });
 
+  it('tells what a sighted player sees come: the URL to send, the arrangement confirmed, the game begun', async () => {
+    const h = harness();
+    const match = newMatch(h, null);
+    await flush();
+    const socket = h.sockets[0]!;
+    socket.open();
+    const said: string[] = [];
+    const en = new I18n(testEngine().kinds, undefined, ['en']);
+    const kit = { i18n: en, say: (text: string) => said.push(text), reportText: () => '' } as unknown as PanelKit;
+    socket.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC } });
+    announce(match, kit);
+    expect(said).toHaveLength(1);
+    expect(said[0]).toContain(en.t('onlineShareTitle'));
+    announce(match, kit);
+    expect(said).toHaveLength(1);
+    socket.receive({ t: 'sync', v: 2, room: { ...ROOM_SYNC, opponent: 'connected', you_ready: true, setup: { pieces: { a1: 'mine' } } } });
+    announce(match, kit);
+    expect(said.at(-1)).toContain(en.t('onlineWaitingTitle'));
+    expect(said.at(-1)).not.toContain(en.t('onlineShareTitle'));
+    socket.receive({ t: 'sync', v: 3, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view: { ...view, to_move: 'sente' }, legal: [] } });
+    announce(match, kit);
+    expect(said.at(-1)).toContain(en.t('onlineYourTurn'));
+    expect(said).toHaveLength(3);
+    match.dispose();
+  });
+
   it('says the friend is gone only once they stay away: a return within the grace is no news', async () => {
     const { match, socket, said, kit, en } = await playing();
     vi.useFakeTimers();

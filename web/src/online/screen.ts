@@ -59,6 +59,14 @@ interface Told {
   absenceTold: boolean;
   /** The friend has been connected while this page watched: a first arrival is always news. */
   met: boolean;
+  /** The room's phase (arranging, playing, …): the start of play is news. */
+  phase: string | null;
+  /** This seat's arrangement is held by the server. */
+  held: boolean;
+  /** The invitation (the URL to send) is on the panel. */
+  inviting: boolean;
+  /** This seat has asked for the next game. */
+  rematchSent: boolean;
 }
 
 const told = new WeakMap<OnlineMatch, Told>();
@@ -105,7 +113,19 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   const moves = match.takeAnnouncements();
   for (const reports of moves) lines.push(...reports.map((r) => kit.reportText(r)));
   if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
-  const before = told.get(match) ?? { connection: null, lost: false, opponent: null, offer: false, rematchAsked: false, absenceTold: false, met: false };
+  const before = told.get(match) ?? {
+    connection: null,
+    lost: false,
+    opponent: null,
+    offer: false,
+    rematchAsked: false,
+    absenceTold: false,
+    met: false,
+    phase: null,
+    held: false,
+    inviting: false,
+    rematchSent: false,
+  };
   const now: Told = {
     connection: match.connection?.kind ?? null,
     lost: before.lost && match.connection?.kind !== 'open',
@@ -114,7 +134,19 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     rematchAsked: s?.rematch.opponent === true && !s.rematch.you,
     absenceTold: before.absenceTold && s?.opponent !== 'connected',
     met: before.met || s?.opponent === 'connected',
+    phase: s?.phase ?? null,
+    held: s !== null && s.phase === 'arranging' && s.held !== null,
+    inviting: s !== null && s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging',
+    rematchSent: s?.rematch.you === true && s.rematch.opponent !== true,
   };
+  // What a sighted player sees come and a blind one must be told: the URL to send, the
+  // arrangement confirmed, the game begun and whose move it is, the next game asked for.
+  if (now.inviting && !before.inviting) lines.push(t.t('onlineShareTitle'));
+  if (now.held && !before.held) lines.push(t.t('onlineWaitingTitle'), t.t('onlineWaitingHint'));
+  if (s !== null && before.phase === 'arranging' && now.phase === 'playing' && moves.length === 0) {
+    lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
+  }
+  if (now.rematchSent && !before.rematchSent) lines.push(t.t('onlineRematchSent'));
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
   if (now.connection !== before.connection) {

@@ -41,6 +41,8 @@ export type TurnEvent =
   | { readonly type: 'deselected' }
   /** A move asked for that could not go out (online, with the connection down): nothing played. */
   | { readonly type: 'unsent' }
+  /** A move gone out to the referee (online), its answer still to come. */
+  | { readonly type: 'sent' }
   | { readonly type: 'moved'; readonly ply: Ply; readonly reports: readonly Report[]; readonly status: Status };
 
 /**

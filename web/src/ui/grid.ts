@@ -147,7 +147,7 @@ export class GridBoard implements BoardView {
       b.classList.toggle('hq', cell.info.hq);
       b.classList.toggle('camp-sente', cell.info.camp === 'sente');
       b.classList.toggle('camp-gote', cell.info.camp === 'gote');
-      const text = piece === undefined ? '' : (piece.label ?? (piece.side !== state.viewer ? this.text.enemyMark : ''));
+      const text = piece === undefined ? '' : (piece.face ?? piece.label ?? (piece.side !== state.viewer ? this.text.enemyMark : ''));
       cell.face.textContent = text;
       // A long word ("lieutenant") is set to the square's width, not the page's (CSS).
       cell.face.toggleAttribute('data-long', text.split(/\s+/).some((word) => word.length > 7));

@@ -34,7 +34,13 @@ export function renderTable(table: BattleTable, i18n: I18n): HTMLElement {
     { class: 'table-body' },
     h('p', { text: i18n.t('tableIntro') }),
     h('p', { class: 'legend', text: i18n.t('tableLegend') }),
-    h('div', { class: 'table-scroll' }, h('table', { class: 'battle-table' }, h('thead', {}, head), body)),
+    // On a narrow screen the table scrolls sideways: the keyboard can scroll it too (a focusable
+    // region, named like the table).
+    h(
+      'div',
+      { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': i18n.t('tableTitle') } },
+      h('table', { class: 'battle-table' }, h('caption', { class: 'sr-only', text: i18n.t('tableTitle') }), h('thead', {}, head), body),
+    ),
     h('p', { class: 'note', text: i18n.t('tableFlagNote') }),
     h('p', { class: 'note small', text: i18n.t('tableSource') }),
   );
