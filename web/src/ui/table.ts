@@ -35,10 +35,10 @@ export function renderTable(table: BattleTable, i18n: I18n): HTMLElement {
     h('p', { text: i18n.t('tableIntro') }),
     h('p', { class: 'legend', text: i18n.t('tableLegend') }),
     // On a narrow screen the table scrolls sideways: the keyboard can scroll it too (a focusable
-    // region, named like the table).
+    // group named like the table; not a second region of that name beside the panel's).
     h(
       'div',
-      { class: 'table-scroll', attrs: { tabindex: '0', role: 'region', 'aria-label': i18n.t('tableTitle') } },
+      { class: 'table-scroll', attrs: { tabindex: '0', role: 'group', 'aria-label': i18n.t('tableTitle') } },
       h('table', { class: 'battle-table' }, h('caption', { class: 'sr-only', text: i18n.t('tableTitle') }), h('thead', {}, head), body),
     ),
     h('p', { class: 'note', text: i18n.t('tableFlagNote') }),
