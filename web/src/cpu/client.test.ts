@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { initTestCpu, testEngine } from '../test-engine';
 import { answer } from './answer';
 import { WorkerCpu, type WorkerLike } from './client';
@@ -31,7 +31,7 @@ describe('WorkerCpu', () => {
   it('matches answers to requests by id, whatever their order', async () => {
     const engine = testEngine();
     const worker = new FakeWorker();
-    const cpu = new WorkerCpu(worker);
+    const cpu = new WorkerCpu(() => worker);
     const game = engine.newGame(engine.autoArrangement('sente', 1), engine.autoArrangement('gote', 2));
     const move = cpu.chooseMove(game.view('sente'), 'beginner', 3, 0);
     const deployment = cpu.chooseDeployment('gote', 'advanced', 4);
@@ -62,7 +62,7 @@ describe('WorkerCpu', () => {
 
   it('fails waiting requests when the worker dies, and stops it on dispose', async () => {
     const worker = new FakeWorker();
-    const cpu = new WorkerCpu(worker);
+    const cpu = new WorkerCpu(() => worker);
     const pending = cpu.chooseDeployment('sente', 'beginner', 1);
     worker.onerror?.({ message: 'boom' } as ErrorEvent);
     await expect(pending).rejects.toThrow('boom');
@@ -73,5 +73,50 @@ describe('WorkerCpu', () => {
     cpu.dispose();
     expect(worker.terminated).toBe(true);
     await expect(cpu.chooseDeployment('sente', 'beginner', 3)).rejects.toThrow(/stopped/);
+  });
+
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('replaces a worker that failed at the next request, so a new game finds a CPU that answers', async () => {
+    const workers: FakeWorker[] = [];
+    const cpu = new WorkerCpu(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    });
+    expect(workers).toHaveLength(1);
+    const pending = cpu.chooseDeployment('sente', 'beginner', 1);
+    workers[0]?.onerror?.({ message: 'wasm: Failed to fetch' } as ErrorEvent);
+    await expect(pending).rejects.toThrow('Failed to fetch');
+    const next = cpu.chooseDeployment('sente', 'beginner', 2);
+    expect(workers).toHaveLength(2);
+    expect(workers[0]?.terminated).toBe(true);
+    const request = workers[1]?.requests[0];
+    if (request === undefined) throw new Error('the new worker got no request');
+    workers[1]?.reply(answer(request, () => 0));
+    expect(testEngine().validate('sente', await next)).toEqual([]);
+    cpu.dispose();
+  });
+
+  it('fails a request left unanswered (a worker killed without a word) and replaces that worker', async () => {
+    vi.useFakeTimers();
+    const workers: FakeWorker[] = [];
+    const cpu = new WorkerCpu(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    }, 5_000);
+    const pending = cpu.chooseDeployment('sente', 'beginner', 1);
+    const failed = expect(pending).rejects.toThrow(/did not answer/);
+    vi.advanceTimersByTime(4_999);
+    expect(workers).toHaveLength(1);
+    vi.advanceTimersByTime(1);
+    await failed;
+    void cpu.chooseDeployment('sente', 'beginner', 2).catch(() => undefined);
+    expect(workers).toHaveLength(2);
+    expect(workers[1]?.requests).toHaveLength(1);
+    cpu.dispose();
   });
 });

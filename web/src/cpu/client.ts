@@ -28,13 +28,27 @@ export function startCpuWorker(): WorkerLike {
 
 type Pending = { ok(r: CpuResponse): void; fail(e: Error): void };
 
+/**
+ * How long a request may go unanswered before the CPU counts as dead: far above any search (a
+ * second at most) and the first download of the CPU's wasm on a slow line, so only a worker that
+ * died without a word (killed, or stuck) reaches it.
+ */
+export const CPU_ANSWER_LIMIT_MS = 30_000;
+
 /** Sends requests to anything that answers `CpuResponse`s with the request's id. */
 export class RequestCpu implements CpuPlayer {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private disposed = false;
 
-  constructor(private readonly send: (req: CpuRequest) => void) {}
+  constructor(
+    private readonly send: (req: CpuRequest) => void,
+    /** Unanswered this long, a request fails (`Infinity`: never). */
+    private readonly answerWithinMs = Infinity,
+  ) {}
+
+  /** Called when a request went unanswered for too long (the worker is to be replaced). */
+  protected unanswered(): void {}
 
   /** Delivers an answer to the request it belongs to. */
   receive(res: CpuResponse): void {
@@ -54,7 +68,25 @@ export class RequestCpu implements CpuPlayer {
   private request(req: CpuRequest): Promise<CpuResponse> {
     if (this.disposed) return Promise.reject(new Error('the CPU has been stopped'));
     return new Promise((ok, fail) => {
-      this.pending.set(req.id, { ok, fail });
+      if (!Number.isFinite(this.answerWithinMs)) {
+        this.pending.set(req.id, { ok, fail });
+      } else {
+        const timer = setTimeout(() => {
+          if (!this.pending.has(req.id)) return;
+          this.unanswered();
+          this.failAll(new Error('the CPU did not answer'));
+        }, this.answerWithinMs);
+        this.pending.set(req.id, {
+          ok: (r) => {
+            clearTimeout(timer);
+            ok(r);
+          },
+          fail: (e) => {
+            clearTimeout(timer);
+            fail(e);
+          },
+        });
+      }
       this.send(req);
     });
   }
@@ -79,16 +111,42 @@ export class RequestCpu implements CpuPlayer {
   }
 }
 
-/** The CPU in a Web Worker. */
+/**
+ * The CPU in a Web Worker. A worker that failed (an error, or no answer in time) is replaced by a
+ * new one at the next request, so "play again" after a failure finds a CPU that answers.
+ */
 export class WorkerCpu extends RequestCpu {
-  constructor(private readonly worker: WorkerLike = startCpuWorker()) {
-    super((req) => worker.postMessage(req));
-    worker.onmessage = (e) => this.receive(e.data);
-    worker.onerror = (e) => this.failAll(new Error(e.message || 'the CPU worker failed'));
+  private readonly slot: { worker: WorkerLike; broken: boolean };
+
+  constructor(start: () => WorkerLike = startCpuWorker, answerWithinMs = CPU_ANSWER_LIMIT_MS) {
+    const slot = { worker: null as unknown as WorkerLike, broken: false };
+    const attach = (worker: WorkerLike): WorkerLike => {
+      worker.onmessage = (e) => this.receive(e.data);
+      worker.onerror = (e) => {
+        slot.broken = true;
+        this.failAll(new Error(e.message || 'the CPU worker failed'));
+      };
+      return worker;
+    };
+    super((req) => {
+      if (slot.broken) {
+        slot.worker.terminate();
+        slot.worker = attach(start());
+        slot.broken = false;
+      }
+      slot.worker.postMessage(req);
+    }, answerWithinMs);
+    // Started at once: the CPU's wasm downloads while the player arranges.
+    slot.worker = attach(start());
+    this.slot = slot;
+  }
+
+  protected override unanswered(): void {
+    this.slot.broken = true;
   }
 
   override dispose(): void {
     super.dispose();
-    this.worker.terminate();
+    this.slot.worker.terminate();
   }
 }

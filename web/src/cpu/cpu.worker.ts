@@ -15,6 +15,8 @@ interface WorkerScope {
 
 const scope = self as unknown as WorkerScope;
 const ready = init();
+// A failed download is answered to each request (below); unhandled, it was also thrown at the page.
+ready.catch(() => undefined);
 
 scope.onmessage = (e) => {
   const req = e.data;

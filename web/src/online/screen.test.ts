@@ -29,13 +29,14 @@ describe('announce', () => {
     history: [],
   };
 
-  async function playing(): Promise<{ match: OnlineMatch; socket: FakeSocket; said: string[]; kit: PanelKit; en: I18n }> {
+  /** A host's match connected to a room as `room` describes it, with what is said to it. */
+  async function connected(room: object, v: number): Promise<{ match: OnlineMatch; socket: FakeSocket; said: string[]; kit: PanelKit; en: I18n }> {
     const h = harness();
     const match = newMatch(h, null);
     await flush();
     const socket = h.sockets[0]!;
     socket.open();
-    socket.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [] } });
+    socket.receive({ t: 'sync', v, room });
     const said: string[] = [];
     const en = new I18n(testEngine().kinds, undefined, ['en']);
     const kit = { i18n: en, say: (text: string) => said.push(text), reportText: () => '' } as unknown as PanelKit;
@@ -43,21 +44,16 @@ describe('announce', () => {
     return { match, socket, said, kit, en };
   }
 
+  function playing(): ReturnType<typeof connected> {
+    return connected({ ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [] }, 5);
+  }
+
   afterEach(() => {
     vi.useRealTimers();
   });
 
   it('tells what a sighted player sees come: the URL to send, the arrangement confirmed, the game begun', async () => {
-    const h = harness();
-    const match = newMatch(h, null);
-    await flush();
-    const socket = h.sockets[0]!;
-    socket.open();
-    const said: string[] = [];
-    const en = new I18n(testEngine().kinds, undefined, ['en']);
-    const kit = { i18n: en, say: (text: string) => said.push(text), reportText: () => '' } as unknown as PanelKit;
-    socket.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC } });
-    announce(match, kit);
+    const { match, socket, said, kit, en } = await connected({ ...ROOM_SYNC }, 1);
     expect(said).toHaveLength(1);
     expect(said[0]).toContain(en.t('onlineShareTitle'));
     announce(match, kit);
