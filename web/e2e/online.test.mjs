@@ -300,6 +300,11 @@ describe('play a friend by URL', () => {
     // Below the board and its 48 squares: brought up without a scroll by the player.
     await inView(host, '.online-url');
     await inView(host, '[data-focus-key="copy-url"]');
+    // Confirming before the friend has come leaves the host where the URL is, not at the board.
+    const before = await host.evaluate(() => scrollY);
+    await host.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
+    await host.waitForSelector('[data-focus-key="unarrange"]');
+    assert.equal(await host.evaluate(() => scrollY), before);
     const guest = await openOnlinePage(browser, url, { viewport: phone });
     await inView(guest, '[data-focus-key="online-join"]');
     await guest.click('[data-focus-key="online-join"]');

@@ -149,6 +149,8 @@ export class App {
   private lastPhaseKey = '';
   /** A friend room's invitation or join button was on the panel at the last redraw. */
   private callShown = false;
+  /** The board was brought into view for the game on screen's first move (reset by a new game). */
+  private boardShownForPlay = false;
   /** The player's last action was a key, not a pointer. */
   private keyboardLast = false;
   /** The result of the game on screen has been announced (the result box, focused, does not repeat it). */
@@ -557,6 +559,7 @@ export class App {
     const phaseChanged = phaseKey !== this.lastPhaseKey;
     const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
     const wasArranging = this.lastPhaseKey.startsWith('setup:') || this.lastPhaseKey.startsWith('turn-curtain:');
+    const wasCurtained = this.lastPhaseKey.startsWith('turn-curtain:');
     const wasOver = this.lastPhaseKey.startsWith('over:');
     this.lastPhaseKey = phaseKey;
     if (match?.phase.kind !== 'over') this.resultSaid = false;
@@ -662,9 +665,17 @@ export class App {
     const lost = document.activeElement === null || document.activeElement === document.body;
     if (hadFocus && lost) this.keepFocus();
     // Play begins (the arrangement confirmed, a curtain lifted): on a phone the button pressed
-    // was a screen below the board.
-    const playing = match !== null && match.viewer !== null && (match.phase.kind === 'turn' || match.phase.kind === 'waiting');
-    if (phaseChanged && wasArranging && playing) this.showBoard();
+    // was a screen below the board. Once a game, at its first turn or the CPU's first answer
+    // (a friend room's host who confirms before the friend has come stays by the URL to send),
+    // and at each turn two players take behind the curtain.
+    if (match === null || match.phase.kind === 'setup' || match.phase.kind === 'setup-curtain') this.boardShownForPlay = false;
+    const kind = match?.phase.kind;
+    const begins = !this.boardShownForPlay && (kind === 'turn' || kind === 'waiting');
+    const seeing = match !== null && match.viewer !== null;
+    if (seeing && phaseChanged && (begins || (wasCurtained && kind === 'turn'))) {
+      this.boardShownForPlay = true;
+      this.showBoard();
+    }
     // A friend room's first call to act (the URL to send, the button to join) is in the panel,
     // on a phone a screen below the board: brought into view once, when it comes.
     const call = this.callToAct();
