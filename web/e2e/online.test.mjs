@@ -305,6 +305,8 @@ describe('play a friend by URL', () => {
     await host.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
     await host.waitForSelector('[data-focus-key="unarrange"]');
     assert.equal(await host.evaluate(() => scrollY), before);
+    // Waiting for the friend is no hand-over: the strip offers none (that is two on one device).
+    assert.equal(await host.$('[data-strip-action]'), null);
     const guest = await openOnlinePage(browser, url, { viewport: phone });
     await inView(guest, '[data-focus-key="online-join"]');
     await guest.click('[data-focus-key="online-join"]');

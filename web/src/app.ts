@@ -788,8 +788,9 @@ export class App {
     // Two on one phone: the hand-over is pressed every turn, and the panel's button is a screen
     // below the board. The strip's copy is for a finger only (the strip is hidden from the
     // reading and out of the Tab order; the panel's button serves the keyboard).
+    // (A friend room's 'moved' is its wait for the friend: nothing to hand over there.)
     const handOver =
-      match !== null && match.phase.kind === 'moved'
+      match !== null && match.phase.kind === 'moved' && this.mode?.id === 'local'
         ? h('button', {
             class: 'btn primary strip-action',
             attrs: { type: 'button', tabindex: '-1', 'data-text': this.i18n.t('handOver'), 'data-strip-action': 'hand-over' },
