@@ -676,11 +676,7 @@ mod tests {
             if found >= 3 {
                 break;
             }
-            let mut game = Game::new(
-                Ruleset::STANDARD,
-                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
-            )
-            .expect("game");
+            let mut game = crate::auto_game(seed);
             let mut rng = SmallRng::seed_from_u64(seed);
             while game.status().is_ongoing() && game.history().len() < 120 {
                 let view = game.view(Side::Sente);
@@ -798,11 +794,7 @@ mod tests {
     /// far from it: the plane's new neighbours let it be.
     fn plane_spared() -> (Game, Square) {
         for seed in 0..200 {
-            let mut game = Game::new(
-                Ruleset::STANDARD,
-                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
-            )
-            .expect("a game");
+            let mut game = crate::auto_game(seed);
             let flight = game.position().legal_moves().into_iter().find(|mv| {
                 game.position().piece_at(mv.from).map(|p| p.kind) == Some(Kind::Plane)
                     && game.position().piece_at(mv.to).is_some()
@@ -866,11 +858,7 @@ mod tests {
     /// which it stood beside an empty square, had not moved yet, and another piece moved: counted
     /// here on the game's own positions, apart from the tracker.
     fn random_game_with_idle_counts(seed: u64) -> (Game, HashMap<Square, u8>) {
-        let mut game = Game::new(
-            Ruleset::STANDARD,
-            BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
-        )
-        .expect("a game");
+        let mut game = crate::auto_game(seed);
         let mut start_of: HashMap<Square, Square> =
             game.position().pieces().map(|(sq, _)| (sq, sq)).collect();
         let mut moved: HashSet<Square> = HashSet::new();

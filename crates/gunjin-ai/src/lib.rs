@@ -27,3 +27,14 @@ pub use deploy::choose_deployment;
 pub use kindset::KindSet;
 pub use player::{Level, choose_move, greedy_move, level_belief, prepare, random_move};
 pub use track::{TrackError, Tracked};
+
+/// A game between two automatic deployments drawn from `seed` (a different one for each side),
+/// for the unit tests that walk random games.
+#[cfg(test)]
+pub(crate) fn auto_game(seed: u64) -> gunjin::Game {
+    gunjin::Game::new(
+        gunjin::Ruleset::STANDARD,
+        gunjin::BySide::new_with(|s| gunjin::Deployment::auto(s, seed * 2 + s.index() as u64)),
+    )
+    .expect("two automatic deployments make a game")
+}

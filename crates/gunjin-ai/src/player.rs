@@ -826,11 +826,7 @@ mod tests {
         let mut spared = 0;
         let mut allowed = 0;
         for seed in 0..60u64 {
-            let mut game = Game::new(
-                Ruleset::STANDARD,
-                BySide::new_with(|s| Deployment::auto(s, seed * 2 + s.index() as u64)),
-            )
-            .expect("game");
+            let mut game = crate::auto_game(seed);
             let mut rng = SmallRng::seed_from_u64(seed);
             while game.status().is_ongoing() && game.history().len() < 80 {
                 let moves = game.position().legal_moves();
