@@ -47,9 +47,6 @@ export class RequestCpu implements CpuPlayer {
     private readonly answerWithinMs = Infinity,
   ) {}
 
-  /** Called when a request went unanswered for too long (the worker is to be replaced). */
-  protected unanswered(): void {}
-
   /** Delivers an answer to the request it belongs to. */
   receive(res: CpuResponse): void {
     const p = this.pending.get(res.id);
@@ -68,25 +65,21 @@ export class RequestCpu implements CpuPlayer {
   private request(req: CpuRequest): Promise<CpuResponse> {
     if (this.disposed) return Promise.reject(new Error('the CPU has been stopped'));
     return new Promise((ok, fail) => {
-      if (!Number.isFinite(this.answerWithinMs)) {
-        this.pending.set(req.id, { ok, fail });
-      } else {
-        const timer = setTimeout(() => {
-          if (!this.pending.has(req.id)) return;
-          this.unanswered();
-          this.failAll(new Error('the CPU did not answer'));
-        }, this.answerWithinMs);
-        this.pending.set(req.id, {
-          ok: (r) => {
-            clearTimeout(timer);
-            ok(r);
-          },
-          fail: (e) => {
-            clearTimeout(timer);
-            fail(e);
-          },
-        });
-      }
+      const timer = Number.isFinite(this.answerWithinMs)
+        ? setTimeout(() => {
+            if (this.pending.has(req.id)) this.failAll(new Error('the CPU did not answer'));
+          }, this.answerWithinMs)
+        : undefined;
+      this.pending.set(req.id, {
+        ok: (r) => {
+          clearTimeout(timer);
+          ok(r);
+        },
+        fail: (e) => {
+          clearTimeout(timer);
+          fail(e);
+        },
+      });
       this.send(req);
     });
   }
@@ -122,10 +115,7 @@ export class WorkerCpu extends RequestCpu {
     const slot = { worker: null as unknown as WorkerLike, broken: false };
     const attach = (worker: WorkerLike): WorkerLike => {
       worker.onmessage = (e) => this.receive(e.data);
-      worker.onerror = (e) => {
-        slot.broken = true;
-        this.failAll(new Error(e.message || 'the CPU worker failed'));
-      };
+      worker.onerror = (e) => this.failAll(new Error(e.message || 'the CPU worker failed'));
       return worker;
     };
     super((req) => {
@@ -141,8 +131,10 @@ export class WorkerCpu extends RequestCpu {
     this.slot = slot;
   }
 
-  protected override unanswered(): void {
+  /** Every failure of a request (an error, or no answer in time) leaves this worker broken. */
+  override failAll(error: Error): void {
     this.slot.broken = true;
+    super.failAll(error);
   }
 
   override dispose(): void {
