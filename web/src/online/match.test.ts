@@ -5,10 +5,10 @@ import type { Arrangement } from '../engine';
 import type { SetupState } from '../state/setup';
 import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN, type Harness } from './fakes';
 import type { OnlineMatch } from './match';
-
-type RoomSync = typeof ROOM_SYNC;
 import { backoffMs } from './client';
 import { ROOM_LIFETIME_MS, SeatStore } from './lobby';
+
+type RoomSync = typeof ROOM_SYNC;
 
 /** A match opened from a room URL in a browser that holds a seat there. */
 function seated(seat: 'host' | 'guest') {
