@@ -184,12 +184,13 @@ describe('one device, two players', () => {
 
   it('on a phone, each turn begins with the board in view, and the hand-over is pressed in the strip below it', async () => {
     const page = await openPage(browser, server.url, { viewport: { width: 360, height: 640 } });
-    const boardInView = () =>
-      page.evaluate(() => {
-        const board = document.querySelector('.board3d-mount:not([hidden])') ?? document.querySelector('.grid');
-        const r = board.getBoundingClientRect();
-        return r.top >= -1 && r.top < innerHeight / 2;
-      });
+    // Run in the page: the board's top is in the upper half of the window.
+    const boardOnTop = () => {
+      const board = document.querySelector('.board3d-mount:not([hidden])') ?? document.querySelector('.grid');
+      const r = board.getBoundingClientRect();
+      return r.top >= -1 && r.top < innerHeight / 2;
+    };
+    const boardInView = () => page.evaluate(boardOnTop);
     await startLocalTurn(page);
     for (const side of ['sente', 'gote']) {
       assert.equal(await phase(page), 'turn');
@@ -216,11 +217,7 @@ describe('one device, two players', () => {
     await page.evaluate(() => scrollTo(0, document.body.scrollHeight));
     assert.ok(!(await boardInView()));
     await page.setViewportSize({ width: 640, height: 360 });
-    await page.waitForFunction(() => {
-      const board = document.querySelector('.board3d-mount:not([hidden])') ?? document.querySelector('.grid');
-      const r = board.getBoundingClientRect();
-      return r.top >= -1 && r.top < innerHeight / 2;
-    });
+    await page.waitForFunction(boardOnTop);
     await page.close();
   });
 
