@@ -12,6 +12,37 @@ use gunjin::Side;
 use rooms_support::*;
 use serde_json::{Value, json};
 
+/// The host hears of a friend's arrival as `joined` (seated, not yet here), then `connected`:
+/// never "away" first, which its page would show as a friend who left before arriving.
+#[tokio::test]
+async fn a_joining_friend_is_announced_as_joined_then_connected() {
+    let dir = tempdir::Dir::new("join-order");
+    let server = start(test_config(&dir), None).await;
+    let (room, host_token) = create(server.addr).await;
+    let mut host = Client::connect(server.addr, &room).await;
+    host.hello(&host_token, 0).await;
+    assert_eq!(host.until("presence").await["opponent"], "none");
+    let guest_token = join(server.addr, &room).await;
+    let mut guest = Client::connect(server.addr, &room).await;
+    guest.hello(&guest_token, 0).await;
+    let mut seen = Vec::new();
+    loop {
+        let f = host.recv().await;
+        let t = f["t"].as_str().unwrap_or_default().to_owned();
+        let what = if t == "presence" {
+            format!("presence:{}", f["opponent"].as_str().unwrap_or_default())
+        } else {
+            t
+        };
+        let done = what == "presence:connected";
+        seen.push(what);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(seen, ["joined", "presence:connected"]);
+}
+
 #[tokio::test]
 async fn a_full_game_then_a_rematch_with_sides_swapped() {
     let dir = tempdir::Dir::new("full");

@@ -353,18 +353,20 @@ impl<G: RefereeGame> RoomsState<G> {
         Ok((id, token))
     }
 
-    fn spawn(&self, id: RoomId, room: Room<G>) -> mpsc::Sender<Cmd<G>> {
+    /// Starts `room`'s task, unless another request started the same room first: then that
+    /// room's queue, and `false` (this copy is dropped).
+    fn spawn(&self, id: RoomId, room: Room<G>) -> (mpsc::Sender<Cmd<G>>, bool) {
         let (tx, rx) = mpsc::channel(self.shared.config.room_queue);
         let mut rooms = self.shared.rooms();
         if let Some(existing) = rooms.get(&id)
             && !existing.is_closed()
         {
-            return existing.clone();
+            return (existing.clone(), false);
         }
         rooms.insert(id, tx.clone());
         drop(rooms);
         tokio::spawn(room.run(rx, tx.clone()));
-        tx
+        (tx, true)
     }
 
     /// The queue of a room, loading it from the database if it is not live.
@@ -403,8 +405,12 @@ impl<G: RefereeGame> RoomsState<G> {
                 .await;
             return Err(RoomError(ErrorCode::NoRoom));
         }
-        tracing::info!(room = id.short(), "rooms: restored");
-        Ok(self.spawn(id.clone(), room))
+        let (tx, started) = self.spawn(id.clone(), room);
+        // Both players reconnecting after a restart load the room at once: one copy goes live.
+        if started {
+            tracing::info!(room = id.short(), "rooms: restored");
+        }
+        Ok(tx)
     }
 
     /// Takes the guest seat of a room. Returns the guest's token.

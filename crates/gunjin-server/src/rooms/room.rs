@@ -548,12 +548,9 @@ impl<G: RefereeGame> Room<G> {
                 ready: true,
             });
         }
-        self.reply(
-            Seat::Host,
-            &ServerMsg::Presence {
-                opponent: Presence::Away,
-            },
-        );
+        // `joined` itself tells the host the seat is taken and its player not yet here; a
+        // `presence` sent now would reach the host before it (it goes out at once, `joined`
+        // after the write), and read as a friend who left before arriving.
         tracing::info!(room = self.id.short(), "rooms: guest joined");
         self.push_snapshot();
         Ok(token)
