@@ -94,6 +94,11 @@ describe('play a friend by URL', () => {
     await guest.waitForSelector('[data-focus-key="unarrange"]');
     // The friend has confirmed: the host's confirmation starts the game, and the button says so.
     await host.waitForFunction(() => document.querySelector('[data-focus-key="confirm"]')?.textContent?.trim() === 'Confirm this arrangement');
+    // … and the panel says so in words, not only by the button's new label.
+    assert.ok(
+      (await host.locator('[data-online-message]').allTextContents()).includes('Your friend has confirmed their arrangement.'),
+      'the host arranging is told the friend is ready',
+    );
     await confirmArrangement(host);
     await waitPhase(host, ['turn']);
     await waitPhase(guest, ['moved']);
@@ -478,7 +483,17 @@ describe('play a friend by URL', () => {
         await page.waitForSelector('[data-connection="waiting"]');
         assert.match(await page.textContent('.online-status'), /Connection lost: retrying in \d+ s/);
       }
+      // A move tried meanwhile does not go out, and says so …
+      const mover = await nextMover(host, guest);
+      assert.ok(mover !== null, 'the game is on');
+      const [[from, to]] = await mover.evaluate(() => window.gunjinTest.legalMoves());
+      await mover.click(`.cell[data-square="${from}"]`);
+      await mover.click(`.cell[data-square="${to}"]`);
+      assert.match(await mover.textContent('[data-notice]'), /the move was not sent/);
       await own.start();
+      // … until the connection is back: then the warning goes, and the move can be played again.
+      await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+      await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
         // Said once when it was lost (the count-down itself is not read out), and once when back.
@@ -508,7 +523,17 @@ describe('a server stopped for a restart', () => {
         await page.waitForSelector('[data-connection="waiting"]');
         assert.match(await page.textContent('.online-status'), /The server is restarting: reconnecting in \d+ s/);
       }
+      // A move tried meanwhile does not go out, and says so …
+      const mover = await nextMover(host, guest);
+      assert.ok(mover !== null, 'the game is on');
+      const [[from, to]] = await mover.evaluate(() => window.gunjinTest.legalMoves());
+      await mover.click(`.cell[data-square="${from}"]`);
+      await mover.click(`.cell[data-square="${to}"]`);
+      assert.match(await mover.textContent('[data-notice]'), /the move was not sent/);
       await own.start();
+      // … until the connection is back: then the warning goes, and the move can be played again.
+      await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+      await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
         assert.match(await page.textContent('.online-status'), /Connected/);

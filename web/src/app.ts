@@ -145,7 +145,8 @@ export class App {
   /** Whether the win/loss table is open in the panel (it stays open while you play). */
   private tableOpen = false;
   private battleTable: BattleTable | null = null;
-  private notice: { message: (t: I18n) => string; tone: 'info' | 'warn' } | null = null;
+  /** The panel's notice; `until`, if given, takes it away at the first redraw where it holds. */
+  private notice: { message: (t: I18n) => string; tone: 'info' | 'warn'; until?: () => boolean } | null = null;
   private lastPhaseKey = '';
   /** A friend room's invitation or join button was on the panel at the last redraw. */
   private callShown = false;
@@ -460,7 +461,9 @@ export class App {
         if (picked !== square) this.note((t) => t.t('unchosen'));
         else this.say(this.i18n.t('unchosen'));
       } else if (ev.type === 'unsent') {
-        this.note((t) => t.t('onlineMoveNotSent'), 'warn');
+        const why = ev.why === 'replaced' ? 'onlineReplacedMove' : 'onlineMoveNotSent';
+        // Stale once the connection is back: the move can be played again.
+        this.note((t) => t.t(why), 'warn', () => match.canSend !== false);
       } else if (ev.type === 'sent') {
         // The move itself is told when the referee's answer comes, with its battle.
         this.say(this.i18n.t('onlineSending'));
@@ -517,8 +520,8 @@ export class App {
     }
   }
 
-  private note(message: (t: I18n) => string, tone: 'info' | 'warn' = 'info'): void {
-    this.notice = { message, tone };
+  private note(message: (t: I18n) => string, tone: 'info' | 'warn' = 'info', until?: () => boolean): void {
+    this.notice = until === undefined ? { message, tone } : { message, tone, until };
     this.say(message(this.i18n));
   }
 
@@ -537,6 +540,7 @@ export class App {
 
   update(): void {
     const t = this.i18n;
+    if (this.notice?.until?.() === true) this.notice = null;
     document.documentElement.lang = t.lang;
     // Against a friend the answer may come while the player is in another tab: the tab says whose move it is.
     const yourMove = this.mode?.id === 'friend' && this.match?.phase.kind === 'turn';
@@ -994,7 +998,7 @@ export class App {
     const t = this.i18n;
     const kept: { mode: Mode; text: string; key: string; label?: MessageKey; go?: () => void }[] = [];
     const cpu = this.cpuGames.load();
-    const cpuMode = cpu === null ? undefined : MODES.find((m) => m.id === cpu.mode);
+    const cpuMode = cpu === null ? undefined : CPU_MODES.find((m) => m.id === cpu.mode);
     if (cpu !== null && cpuMode !== undefined) {
       kept.push({ mode: cpuMode, text: t.t('resumeText', { mode: t.t(cpuMode.title), moves: cpu.game.moves.length }), key: 'resume' });
     }

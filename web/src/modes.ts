@@ -7,6 +7,7 @@ import type { MessageKey } from './i18n';
 import { friendMode } from './online/modes';
 import { CPU_MODES } from './cpu/modes';
 import { LocalMatch, type Match, type MatchContext } from './state/match';
+import { newOwner } from './storage';
 
 export interface Mode {
   readonly id: string;
@@ -31,7 +32,7 @@ export const MODES: readonly Mode[] = [
     id: 'local',
     title: 'modeLocal',
     description: 'modeLocalDesc',
-    create: (ctx) => new LocalMatch(ctx.engine, ctx.random, ctx.localGames, ctx.resume === true),
+    create: (ctx) => new LocalMatch(ctx.engine, ctx.random, ctx.localGames, ctx.resume === true, newOwner(ctx.random)),
   },
   friendMode(null),
 ];

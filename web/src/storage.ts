@@ -3,6 +3,8 @@
  * blocked or missing storage only loses the convenience: reads give null, writes do nothing.
  */
 
+import { isRecord } from './json';
+
 export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
@@ -72,5 +74,48 @@ export function removeKey(storage: KeyValueStorage | undefined, key: string): vo
     else storage?.setItem(key, '');
   } catch {
     // See above.
+  }
+}
+
+/** What became of a game to keep: kept, its place taken by another tab's game, or refused by the storage. */
+export type KeepResult = 'kept' | 'taken' | 'refused';
+
+/** A name for one tab's games, to tell them from another tab's in a `ClaimedSlot`. */
+export function newOwner(random: () => number): string {
+  return `${random().toString(36)}${random().toString(36)}`;
+}
+
+/**
+ * One place for an unfinished game of a mode, shared by every tab of the page. It belongs to the
+ * game that last claimed it (a game begun or resumed): an older tab's game neither overwrites nor
+ * clears it, and learns that it is no longer kept.
+ */
+export class ClaimedSlot {
+  constructor(
+    private readonly storage: KeyValueStorage | undefined,
+    private readonly key: string,
+  ) {}
+
+  /**
+   * Keeps `value` as `owner`'s game (`claim`: a game begun or resumed, which takes the place);
+   * `taken`, and nothing written, when another owner claimed it since; `refused` when the storage
+   * would not take it (full, blocked).
+   */
+  save(value: Readonly<Record<string, unknown>>, owner: string, claim: boolean): KeepResult {
+    const holder = this.owner();
+    if (!claim && holder !== null && holder !== owner) return 'taken';
+    return replaceJson(this.storage, this.key, { ...value, owner }) ? 'kept' : 'refused';
+  }
+
+  /** Forgets the kept game, unless it is another owner's (another tab's game, which goes on). */
+  clear(owner?: string): void {
+    const holder = this.owner();
+    if (owner !== undefined && holder !== null && holder !== owner) return;
+    removeKey(this.storage, this.key);
+  }
+
+  private owner(): string | null {
+    const value = readJson(this.storage, this.key);
+    return isRecord(value) && typeof value['owner'] === 'string' && value['owner'] !== '' ? value['owner'] : null;
   }
 }

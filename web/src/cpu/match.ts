@@ -26,13 +26,14 @@ import {
   type TurnEvent,
 } from '../state/match';
 import type { MessageKey } from '../i18n';
-import { reportLastPly, reportPly, type Report } from '../state/messages';
+import { reportPly, type Report } from '../state/messages';
 import type { Setups } from '../state/review';
-import { pliesOf, replayPlies, type SavedPly } from '../state/saved';
+import { pliesOf, replayPlies, replayPly, type SavedPly } from '../state/saved';
 import { ArrangementStore, SetupState, type DraftSink } from '../state/setup';
 import type { CpuPlayer } from './client';
 import type { CpuLevel } from './protocol';
-import type { KeepResult, SavedCpuGame } from './saved';
+import type { SavedCpuGame } from './saved';
+import type { KeepResult } from '../storage';
 
 export interface CpuMatchOptions {
   /** The human's side (sente moves first). */
@@ -458,12 +459,12 @@ export class CpuMatch implements Match {
           this.options.persist?.discard();
           this.humanArrangement = undefined;
           this.cpuArrangement = undefined;
-          // A game that no longer replays was kept by another version of the CPU (a kept
-          // arrangement the rules refuse is a damaged store, dropped without a word): the player
-          // is told, and keeps the arrangement for the new game.
+          // A game that no longer replays was kept by another version of the CPU, or damaged:
+          // the player is told, and keeps the arrangement for the new game if the rules take it
+          // (one they refuse is a damaged store: the new game starts from a new arrangement).
           const arranged = this.accepts(saved.arrangement);
           if (arranged) this.carried = { side: saved.human, arrangement: saved.arrangement };
-          this.current = this.setupPhase(arranged ? 'cpuResumeDropped' : undefined);
+          this.current = this.setupPhase(arranged ? 'cpuResumeDropped' : 'keptGameUnreadable');
         }
         this.changed();
       },
@@ -494,12 +495,25 @@ export class CpuMatch implements Match {
       return false;
     }
     // The same battles as announced, or this is not the game that was played (a CPU that now
-    // deploys otherwise from the same seed).
-    if (!replayPlies(game, moves)) {
+    // deploys otherwise from the same seed). The plies since the human's last move are told
+    // again, as they were when played: that move, and the CPU's answer if it came.
+    const lastByCpu = (moves.length % 2 === 1 ? 'sente' : 'gote') === this.cpuSide;
+    const told = Math.max(0, moves.length - (lastByCpu ? 2 : 1));
+    const reports: Report[] = [];
+    const replayed =
+      replayPlies(game, moves.slice(0, told)) &&
+      moves.slice(told).every((move) => {
+        const before = ownPieces(game.view(this.human));
+        const ply = replayPly(game, move);
+        if (ply !== null) reports.push(...reportPly(this.human, ply, before));
+        return ply !== null;
+      }) &&
+      game.status().state === 'ongoing';
+    if (!replayed) {
       game.dispose();
       return false;
     }
-    this.playOn(game, reportLastPly(game.view(this.human)));
+    this.playOn(game, reports);
     return true;
   }
 

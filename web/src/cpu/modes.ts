@@ -3,15 +3,16 @@ import type { Mode } from '../modes';
 import type { MessageKey } from '../i18n';
 import { WorkerCpu } from './client';
 import { CpuMatch } from './match';
-import { THINK_MS, type CpuLevel } from './protocol';
+import { THINK_MS, type CpuLevel, type CpuModeId } from './protocol';
 import { outcomeFor } from '../state/results';
+import { newOwner } from '../storage';
 import './cpu.css';
 
 /** The thinking indicator shows at least this long, so the CPU's move can be followed. */
 export const MIN_DELAY_MS = 450;
 
 function cpuMode(
-  id: string,
+  id: CpuModeId,
   level: CpuLevel,
   human: 'sente' | 'gote',
   title: Mode['title'],
@@ -27,7 +28,7 @@ function cpuMode(
     keepsResults: true,
     create: (ctx) => {
       const saved = ctx.resume === true ? ctx.cpuGames.load() : null;
-      const owner = `${ctx.random().toString(36)}${ctx.random().toString(36)}`;
+      const owner = newOwner(ctx.random);
       return new CpuMatch(ctx.engine, ctx.store, ctx.random, new WorkerCpu(), {
         human,
         level,

@@ -8,6 +8,10 @@ export type CpuLevel = 'beginner' | 'intermediate' | 'advanced';
 
 export const CPU_LEVELS: readonly CpuLevel[] = ['beginner', 'intermediate', 'advanced'];
 
+/** The start screen's CPU modes (three levels as sente, intermediate as gote), as a kept game names them. */
+export const CPU_MODE_IDS = ['cpu-beginner', 'cpu-intermediate', 'cpu-advanced', 'cpu-gote'] as const;
+export type CpuModeId = (typeof CPU_MODE_IDS)[number];
+
 /** How long each level may think per move, in milliseconds (measured in the worker). */
 export const THINK_MS: Readonly<Record<CpuLevel, number>> = {
   beginner: 200,

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStorage } from '../test-engine';
+import { CPU_MODES } from './modes';
+import { CPU_MODE_IDS } from './protocol';
 import { CpuGameStore, type SavedCpuGame } from './saved';
 
 const GAME: SavedCpuGame = {
@@ -14,6 +16,10 @@ const GAME: SavedCpuGame = {
 };
 
 describe('CpuGameStore', () => {
+  it('knows every CPU mode of the start screen, and only those', () => {
+    expect(CPU_MODES.map((m) => m.id)).toEqual([...CPU_MODE_IDS]);
+  });
+
   it('keeps one unfinished game with its mode, and forgets it', () => {
     const storage = new MemoryStorage();
     const store = new CpuGameStore(storage);
@@ -31,6 +37,10 @@ describe('CpuGameStore', () => {
       null,
       [],
       { mode: 1, game: GAME },
+      // Only a CPU mode: a game naming another would be offered as that mode's (a friend's room).
+      { mode: 'friend', game: GAME },
+      { mode: 'local', game: GAME },
+      { mode: 'cpu-expert', game: GAME },
       { mode: 'cpu-gote' },
       { mode: 'cpu-gote', game: { ...GAME, human: 'both' } },
       { mode: 'cpu-gote', game: { ...GAME, level: 'expert' } },
@@ -46,6 +56,7 @@ describe('CpuGameStore', () => {
       const storage = new MemoryStorage();
       storage.setItem('gunjin.cpuGame', JSON.stringify(value));
       expect(new CpuGameStore(storage).load()).toBeNull();
+      expect(storage.getItem('gunjin.cpuGame'), JSON.stringify(value)).toBeNull();
     }
     const storage = new MemoryStorage();
     storage.setItem('gunjin.cpuGame', '{not json');

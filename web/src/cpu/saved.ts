@@ -6,11 +6,8 @@
 import type { Arrangement, Side } from '../engine';
 import { asArrangement, isRecord } from '../json';
 import { asPlies, type SavedPly } from '../state/saved';
-import { readJson, readOrDrop, removeKey, replaceJson, type KeyValueStorage } from '../storage';
-import { CPU_LEVELS, type CpuLevel } from './protocol';
-
-/** What became of a game to keep: kept, its place taken by another tab's game, or refused by the storage. */
-export type KeepResult = 'kept' | 'taken' | 'refused';
+import { ClaimedSlot, readOrDrop, type KeepResult, type KeyValueStorage } from '../storage';
+import { CPU_LEVELS, CPU_MODE_IDS, type CpuLevel, type CpuModeId } from './protocol';
 
 export interface SavedCpuGame {
   readonly human: Side;
@@ -38,39 +35,30 @@ function parseGame(x: unknown): SavedCpuGame | null {
 
 export class CpuGameStore {
   private static readonly KEY = 'gunjin.cpuGame';
+  private readonly slot: ClaimedSlot;
 
-  constructor(private readonly storage: KeyValueStorage | undefined) {}
+  constructor(private readonly storage: KeyValueStorage | undefined) {
+    this.slot = new ClaimedSlot(storage, CpuGameStore.KEY);
+  }
 
   /** The kept game and the mode it was played in; null if none (or it no longer reads as one). */
-  load(): { readonly mode: string; readonly game: SavedCpuGame } | null {
+  load(): { readonly mode: CpuModeId; readonly game: SavedCpuGame } | null {
     return readOrDrop(this.storage, CpuGameStore.KEY, (value) => {
       const mode = isRecord(value) ? value['mode'] : undefined;
-      const game = isRecord(value) && typeof mode === 'string' ? parseGame(value['game']) : null;
-      return game === null || typeof mode !== 'string' ? null : { mode, game };
+      // A kept game names a CPU mode; anything else is a damaged store, dropped.
+      if (!CPU_MODE_IDS.includes(mode as CpuModeId)) return null;
+      const game = isRecord(value) ? parseGame(value['game']) : null;
+      return game === null ? null : { mode: mode as CpuModeId, game };
     });
   }
 
-  /**
-   * Keeps `game` as `owner`'s (a tab's game). The one slot belongs to the game that last claimed
-   * it (`claim`: a game begun or resumed); `taken`, and nothing written, when another tab's game
-   * claimed it since, so that tab's game is not overwritten by an older one; `refused` when the
-   * storage would not take it (full, blocked).
-   */
-  save(mode: string, game: SavedCpuGame, owner = '', claim = true): KeepResult {
-    const holder = this.owner();
-    if (!claim && holder !== null && holder !== owner) return 'taken';
-    return replaceJson(this.storage, CpuGameStore.KEY, { mode, game, owner }) ? 'kept' : 'refused';
+  /** Keeps `game` as `owner`'s (a tab's game): see `ClaimedSlot.save`. */
+  save(mode: CpuModeId, game: SavedCpuGame, owner = '', claim = true): KeepResult {
+    return this.slot.save({ mode, game }, owner, claim);
   }
 
   /** Forgets the kept game, unless it is another owner's (another tab's game, which goes on). */
   clear(owner?: string): void {
-    const holder = this.owner();
-    if (owner !== undefined && holder !== null && holder !== owner) return;
-    removeKey(this.storage, CpuGameStore.KEY);
-  }
-
-  private owner(): string | null {
-    const value = readJson(this.storage, CpuGameStore.KEY);
-    return isRecord(value) && typeof value['owner'] === 'string' && value['owner'] !== '' ? value['owner'] : null;
+    this.slot.clear(owner);
   }
 }

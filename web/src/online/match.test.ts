@@ -149,6 +149,30 @@ describe('OnlineMatch', () => {
     second.dispose();
   });
 
+  it('a page whose seat another tab took sends no move and says why: the seat went elsewhere, not the network', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    const view = {
+      side: 'sente',
+      to_move: 'sente',
+      plies_without_battle: 0,
+      status: { state: 'ongoing' },
+      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } },
+      removed: { own: [], enemy_count: 0 },
+      history: [],
+    };
+    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [['b3', 'b4'], ['b3', 'c3']] } });
+    m.press('b3');
+    s.receive({ t: 'error', code: 'replaced' });
+    expect(m.press('c3')).toEqual({ type: 'unsent', why: 'replaced' });
+    expect(m.canSend).toBe(false);
+    expect(s.sent.filter((f) => f['t'] === 'move')).toEqual([]);
+    m.dispose();
+  });
+
   it('plays from the legal list: select, destinations, move sent; the confirmation is the moved event', async () => {
     const h = harness();
     const m = newMatch(h, null);
@@ -171,13 +195,15 @@ describe('OnlineMatch', () => {
     // The connection drops: the move cannot go out, says so, and keeps its piece chosen.
     s.close();
     s.onclose?.({ code: 1006 });
-    expect(m.press('b4')).toEqual({ type: 'unsent' });
+    expect(m.press('b4')).toEqual({ type: 'unsent', why: 'offline' });
+    expect(m.canSend).toBe(false);
     expect(m.selected?.square).toBe('b3');
     expect(s.sent.filter((f) => f['t'] === 'move')).toEqual([]);
     (h.env.timers as FakeTimers).fire(backoffMs(1));
     h.sockets[1]!.open();
     h.sockets[1]!.receive({ t: 'welcome', v: 5, seat: 'host' });
     const back = h.sockets[1]!;
+    expect(m.canSend).toBe(true);
     expect(m.press('b4')).toEqual({ type: 'sent' });
     expect(back.sent.at(-1)).toEqual({ t: 'move', move: { from: 'b3', to: 'b4' }, v: 5 });
     expect(m.phase.kind).toBe('moved');

@@ -140,6 +140,10 @@ export class OnlineMatch implements Match {
     return this.client?.connection ?? null;
   }
 
+  get canSend(): boolean {
+    return this.connection?.kind === 'open';
+  }
+
   get lastError(): { readonly code: string } | null {
     return this.client?.lastError ?? null;
   }
@@ -315,7 +319,7 @@ export class OnlineMatch implements Match {
     // cannot go out keeps its piece chosen, to be played again once the connection is back.
     if (!(this.client?.move(result.from, result.to) ?? false)) {
       this.selection = held;
-      return { type: 'unsent' };
+      return { type: 'unsent', why: this.connection?.kind === 'replaced' ? 'replaced' : 'offline' };
     }
     this.movePending = true;
     return { type: 'sent' };

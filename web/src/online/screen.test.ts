@@ -92,6 +92,17 @@ describe('announce', () => {
     match.dispose();
   });
 
+  it('a friend away on the player’s move is not said to hold the game up: the move can be played', async () => {
+    const { match, socket, said, kit, en } = await connected({ ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view: { ...view, to_move: 'sente' }, legal: [] }, 5);
+    vi.useFakeTimers();
+    socket.receive({ t: 'presence', opponent: 'away' });
+    announce(match, kit);
+    vi.advanceTimersByTime(AWAY_GRACE_MS);
+    expect(said.at(-1)).toBe(en.t('onlineOpponentAwayYourMove'));
+    expect(said.at(-1)).not.toBe(en.t('onlineOpponentAway'));
+    match.dispose();
+  });
+
   it('after the game, a friend gone is only gone: nothing waits for them', async () => {
     const { match, socket, said, kit, en } = await playing();
     vi.useFakeTimers();

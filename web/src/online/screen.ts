@@ -79,10 +79,14 @@ const told = new WeakMap<OnlineMatch, Told>();
 export const AWAY_GRACE_MS = 10_000;
 const awayTimers = new WeakMap<OnlineMatch, ReturnType<typeof setTimeout>>();
 
-/** The friend is away: the game waits for them, or, once it is over, they are only gone. */
+/**
+ * The friend is away: the game waits for them, or goes on with the player's move (the friend is
+ * sent it on their return), or, once it is over, they are only gone.
+ */
 function awayText(t: PanelKit['i18n'], match: OnlineMatch): string {
-  const phase = match.state?.phase;
-  return t.t(phase === 'finished' || phase === 'closed' ? 'onlineOpponentGone' : 'onlineOpponentAway');
+  const s = match.state;
+  if (s?.phase === 'finished' || s?.phase === 'closed') return t.t('onlineOpponentGone');
+  return t.t(s?.phase === 'playing' && s.view?.to_move === s.side ? 'onlineOpponentAwayYourMove' : 'onlineOpponentAway');
 }
 
 /** Says the friend is away once they have been for `AWAY_GRACE_MS`, unless they are back by then. */
@@ -296,6 +300,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           kit.notice(),
           refused,
           kit.setupTools(match, p.setup),
+          s.opponentReady ? msg(t.t('onlineFriendReady')) : null,
           // Once the friend has confirmed, confirming starts the game: no waiting to announce.
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
             if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineConfirmFailed' : 'onlineNotConnected'), 'warn');

@@ -6,9 +6,9 @@ import { LocalMatch, pressOnTurn, type Match } from './match';
 import { LocalGameStore, type SavedLocalGame } from './saved';
 import { ArrangementStore } from './setup';
 
-function newMatch(storage = new MemoryStorage(), resume = false): LocalMatch {
+function newMatch(storage = new MemoryStorage(), resume = false, owner = ''): LocalMatch {
   let seed = 10;
-  return new LocalMatch(testEngine(), () => seed++, new LocalGameStore(storage), resume);
+  return new LocalMatch(testEngine(), () => seed++, new LocalGameStore(storage), resume, owner);
 }
 
 /** The side to move lifts its curtain, plays its first legal move and hands over. */
@@ -254,6 +254,39 @@ describe('LocalMatch kept in the browser', () => {
     expect(new LocalGameStore(storage).load()?.moves.length).toBe(1);
   });
 
+  it('two tabs’ games neither overwrite nor erase each other: the older tab is told it is no longer kept', () => {
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const a = newMatch(storage, false, 'tab-a');
+    throughSetup(a);
+    for (let i = 0; i < 3; i++) playOne(a);
+    expect(games.load()?.moves).toHaveLength(3);
+    // A second tab starts a game of its own: the place is its game's now.
+    const b = newMatch(storage, false, 'tab-b');
+    throughSetup(b);
+    playOne(b);
+    expect(games.load()?.moves).toHaveLength(1);
+    // The first tab plays on: its move does not overwrite the second tab's game, and it is told.
+    playOne(a);
+    expect(games.load()?.moves).toHaveLength(1);
+    a.reveal();
+    expect(a.caution).toBe('localKeptElsewhere');
+    expect(b.caution).toBeUndefined();
+    // Its end does not erase the other tab's game either.
+    a.resign();
+    expect(games.load()?.moves).toHaveLength(1);
+    playOne(b);
+    expect(games.load()?.moves).toHaveLength(2);
+    // A new game in the first tab claims the place again.
+    a.restart();
+    throughSetup(a);
+    expect(a.caution).toBeUndefined();
+    expect(games.load()?.moves).toHaveLength(0);
+    // A reload of the second tab resumes the game kept, which is the first tab's now.
+    const reloaded = newMatch(storage, true, 'tab-b2');
+    expect(reloaded.phase).toEqual({ kind: 'turn-curtain', side: 'sente' });
+  });
+
   it('drops a kept game that does not replay for a new one', () => {
     const engine = testEngine();
     const sente = engine.autoArrangement('sente', 3);
@@ -277,7 +310,7 @@ describe('LocalMatch kept in the browser', () => {
       expect(games.load()).toBeNull();
       // Sente, arranging the new game, is told why it is a new one; once.
       m.reveal();
-      expect(m.phase).toMatchObject({ kind: 'setup', side: 'sente', note: 'localResumeDropped' });
+      expect(m.phase).toMatchObject({ kind: 'setup', side: 'sente', note: 'keptGameUnreadable' });
       m.confirmSetup();
       m.reveal();
       expect(m.phase).toMatchObject({ kind: 'setup', side: 'gote' });

@@ -39,8 +39,11 @@ export type TurnEvent =
   | { readonly type: 'ignored' }
   | { readonly type: 'selected'; readonly square: Square; readonly destinations: Destinations }
   | { readonly type: 'deselected' }
-  /** A move asked for that could not go out (online, with the connection down): nothing played. */
-  | { readonly type: 'unsent' }
+  /**
+   * A move asked for that could not go out (online): nothing played. `offline`: the connection is
+   * down; `replaced`: another tab or device took the seat.
+   */
+  | { readonly type: 'unsent'; readonly why: 'offline' | 'replaced' }
   /** A move gone out to the referee (online), its answer still to come. */
   | { readonly type: 'sent' }
   | { readonly type: 'moved'; readonly ply: Ply; readonly reports: readonly Report[]; readonly status: Status };
@@ -76,6 +79,8 @@ export interface Match {
   restart(): void;
   /** Registers a listener for changes that do not come from the page's own calls. */
   onChange?(listener: () => void): () => void;
+  /** Whether a move pressed now could go out (online: the connection is open); absent: always. */
+  readonly canSend?: boolean;
   /** A warning that stands over the game while it lasts (it is no longer kept, say). */
   readonly caution?: MessageKey | undefined;
   dispose(): void;
@@ -174,22 +179,26 @@ export class LocalMatch implements Match {
   private keeping = false;
   /** The storage refused to keep the game at its last move. */
   private refused = false;
+  /** Another tab's two-player game took the kept game's place: this one goes on unkept. */
+  private keptElsewhere = false;
 
   /**
-   * `kept` keeps the unfinished game for a reload to go on with; with `resume` the match starts
-   * from the game kept there (if it still replays) instead of new arrangements.
+   * `kept` keeps the unfinished game for a reload to go on with, as `owner`'s (this tab's: another
+   * tab's game there is neither overwritten by an older game nor cleared); with `resume` the match
+   * starts from the game kept there (if it still replays) instead of new arrangements.
    */
   constructor(
     private readonly engine: Engine,
     private readonly nextSeed: () => number,
     private readonly kept?: LocalGameStore,
     resume = false,
+    private readonly owner = '',
   ) {
     const saved = resume ? kept?.load() : null;
     if (saved !== null && saved !== undefined && !this.resume(saved)) {
       kept?.clear();
       // Said once the curtain lifts, to sente arranging the new game.
-      this.droppedNote = 'localResumeDropped';
+      this.droppedNote = 'keptGameUnreadable';
     }
   }
 
@@ -218,22 +227,28 @@ export class LocalMatch implements Match {
     this.arrangements.sente = sente;
     this.arrangements.gote = gote;
     this.current = { kind: 'turn-curtain', side: game.toMove() };
-    this.keeping = true;
+    // Resumed here, the game is this tab's now.
+    this.keep(true);
     return true;
   }
 
   /**
    * Keeps the game so far (while it goes on) for a reload, or forgets it once it is over or left.
-   * A kept game of another match is only replaced once this one has a game to keep.
+   * A kept game of another match is only replaced once this one has a game to keep (`claim`: a
+   * game begun or resumed); a later move of this one is not kept once another tab claimed the place.
    */
-  private keep(): void {
+  private keep(claim = false): void {
     const { sente, gote } = this.arrangements;
     if (this.game !== null && this.game.status().state === 'ongoing' && sente !== undefined && gote !== undefined) {
+      if (claim) this.keptElsewhere = false;
+      if (this.keptElsewhere || this.kept === undefined) return;
+      const result = this.kept.save({ sente, gote, moves: pliesOf(this.game) }, this.owner, claim);
       // The storage may refuse it (full, blocked): tried again at the next move, and said meanwhile.
-      this.refused = this.kept?.save({ sente, gote, moves: pliesOf(this.game) }) === false;
-      this.keeping = true;
+      this.refused = result === 'refused';
+      this.keptElsewhere = result === 'taken';
+      this.keeping = result !== 'taken';
     } else if (this.keeping) {
-      this.kept?.clear();
+      this.kept?.clear(this.owner);
       this.keeping = false;
     }
   }
@@ -242,9 +257,11 @@ export class LocalMatch implements Match {
     return this.current;
   }
 
-  /** A warning that stands while the game goes on: the browser refused to keep it. */
+  /** A warning that stands while the game goes on: it is not kept for a reload. */
   get caution(): MessageKey | undefined {
-    return this.refused && this.current.kind !== 'over' ? 'gameNotKept' : undefined;
+    if (this.current.kind === 'over' || this.game === null) return undefined;
+    if (this.keptElsewhere) return 'localKeptElsewhere';
+    return this.refused ? 'gameNotKept' : undefined;
   }
 
   /** Who is looking at the screen now; null while a curtain is down. */
@@ -322,7 +339,7 @@ export class LocalMatch implements Match {
       this.game?.dispose();
       this.game = this.engine.newGame(sente, gote);
       this.current = { kind: 'turn-curtain', side: 'sente' };
-      this.keep();
+      this.keep(true);
     } else {
       this.current = { kind: 'setup-curtain', side: opponent(p.side) };
     }

@@ -2,9 +2,9 @@
  * Unfinished games kept in the browser, so a reload (or a phone discarding the tab) does not lose
  * them: the moves as played with what the referee announced of each, replayed on resuming.
  */
-import type { Arrangement, EngineGame, Outcome, Square } from '../engine';
+import type { Arrangement, EngineGame, Outcome, Ply, Square } from '../engine';
 import { asArrangement, isRecord } from '../json';
-import { readOrDrop, removeKey, replaceJson, type KeyValueStorage } from '../storage';
+import { ClaimedSlot, readOrDrop, type KeepResult, type KeyValueStorage } from '../storage';
 
 /** A move and what the referee announced of it: the replay must announce the same. */
 export type SavedPly = readonly [Square, Square, Outcome | null];
@@ -25,19 +25,22 @@ export function pliesOf(game: EngineGame): SavedPly[] {
   return game.view('sente').history.map((p): SavedPly => [p.from, p.to, p.battle?.outcome ?? null]);
 }
 
+/** Plays one kept move on `game`: its ply, or null if it is illegal or announces another battle outcome than was kept. */
+export function replayPly(game: EngineGame, [from, to, outcome]: SavedPly): Ply | null {
+  try {
+    const ply = game.play(from, to).ply;
+    return (ply.battle?.outcome ?? null) === outcome ? ply : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
- * Plays `moves` on `game`; false as soon as one is illegal or announces another battle outcome
- * than was kept (then this is not the game that was played, and the caller drops it).
+ * Plays `moves` on `game`; false as soon as one does not replay (`replayPly`: then this is not
+ * the game that was played, and the caller drops it), or if the game is over after them.
  */
 export function replayPlies(game: EngineGame, moves: readonly SavedPly[]): boolean {
-  try {
-    for (const [from, to, outcome] of moves) {
-      if ((game.play(from, to).ply.battle?.outcome ?? null) !== outcome) return false;
-    }
-  } catch {
-    return false;
-  }
-  return game.status().state === 'ongoing';
+  return moves.every((move) => replayPly(game, move) !== null) && game.status().state === 'ongoing';
 }
 
 /** A two-player game on this device: both arrangements (both players use this browser) and the moves. */
@@ -49,8 +52,11 @@ export interface SavedLocalGame {
 
 export class LocalGameStore {
   private static readonly KEY = 'gunjin.localGame';
+  private readonly slot: ClaimedSlot;
 
-  constructor(private readonly storage: KeyValueStorage | undefined) {}
+  constructor(private readonly storage: KeyValueStorage | undefined) {
+    this.slot = new ClaimedSlot(storage, LocalGameStore.KEY);
+  }
 
   /** The kept game; null if none (or it no longer reads as one). */
   load(): SavedLocalGame | null {
@@ -63,12 +69,14 @@ export class LocalGameStore {
     });
   }
 
-  /** Keeps `game`; false if the storage refused it (full, blocked). */
-  save(game: SavedLocalGame): boolean {
-    return replaceJson(this.storage, LocalGameStore.KEY, game);
+  /** Keeps `game` as `owner`'s (a tab's game): see `ClaimedSlot.save`. */
+  save(game: SavedLocalGame, owner = '', claim = true): KeepResult {
+    const { sente, gote, moves } = game;
+    return this.slot.save({ sente, gote, moves }, owner, claim);
   }
 
-  clear(): void {
-    removeKey(this.storage, LocalGameStore.KEY);
+  /** Forgets the kept game, unless it is another owner's (another tab's game, which goes on). */
+  clear(owner?: string): void {
+    this.slot.clear(owner);
   }
 }
