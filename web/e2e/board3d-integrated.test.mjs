@@ -418,6 +418,15 @@ describe('the game page with its 3D board', () => {
     assert.match(await page.getAttribute('.board3d-canvas', 'aria-label'), /^3D の盤/);
     await page.selectOption('select.lang', 'ko');
     assert.equal((await page.textContent('button[data-view=top]')).trim(), '위에서');
+    // The notice over a board whose drawing the browser lost is in the page's language too.
+    await page.evaluate(() => {
+      window.lostContext = document.querySelector('.board3d-canvas').getContext('webgl2').getExtension('WEBGL_lose_context');
+      window.lostContext.loseContext();
+    });
+    await page.waitForSelector('.board3d-lost', { state: 'visible' });
+    assert.match(await page.textContent('.board3d-lost'), /3D 게임판 표시가 멈췄습니다/);
+    await page.evaluate(() => window.lostContext.restoreContext());
+    await page.waitForSelector('.board3d-lost', { state: 'hidden' });
     await page.close();
   });
 });

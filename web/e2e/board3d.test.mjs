@@ -264,6 +264,34 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('picks an empty destination just behind a standing piece through its green dot, in gote\'s view', async () => {
+    const page = await openBoard();
+    // Gote's major on b1 may move to a1, which gote sees just behind a2 (QA's case); the piece on
+    // a2 is an enemy it may attack, so a click that went to it would play an unintended attack.
+    const major = { square: 'b1', side: 'gote', label: 'Major' };
+    const front = { square: 'a2', side: 'sente' };
+    const picked = state({ viewer: 'gote', pieces: [major, front], selected: 'b1', moveTargets: ['a1'], attackTargets: ['a2'] });
+    await setState(page, state({ viewer: 'gote', pieces: [major, front] }));
+    const hidden = await at(page, 'a1');
+    // Without the dot the square's middle is the piece in front: what a click there picks.
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), hidden), 'a2');
+    await setState(page, picked);
+    const image = await shot(page);
+    const dot = meanColor(image, hidden.x, hidden.y, 1);
+    assert.ok(dot[1] > dot[0] + 40 && dot[1] > dot[2] + 40, `the green dot on a1 shows through the piece in front: ${dot}`);
+    await page.mouse.click(hidden.x, hidden.y);
+    assert.deepEqual(await clicks(page), ['a1'], 'the click on the dot picks a1, not the piece in front');
+    // The attack is still picked on the enemy piece itself.
+    const enemy = await at(page, 'a2');
+    await page.mouse.click(enemy.x, enemy.y);
+    assert.deepEqual(await clicks(page), ['a1', 'a2']);
+    // The page plays the move: the major stands on a1, and the dot is gone.
+    await setState(page, state({ viewer: 'gote', pieces: [{ ...major, square: 'a1' }, front], lastMove: { from: 'b1', to: 'a1' } }));
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), hidden), 'a2', 'no dot: the piece in front again');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('draws the highlights in the grid\'s colours', async () => {
     const page = await openBoard();
     await setState(
@@ -612,6 +640,41 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('follows a change of the device pixel ratio (a page zoom, another screen) without a resize', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const cdp = await page.context().newCDPSession(page);
+    const canvas = () =>
+      page.evaluate(() => {
+        const c = document.querySelector('#board canvas');
+        const r = c.getBoundingClientRect();
+        return { cssWidth: r.width, cssHeight: r.height, width: c.width, height: c.height, frames: window.board3d.renderCount };
+      });
+    const start = await canvas();
+    assert.equal(start.width, 700);
+    // Ctrl + (or a window dragged to another screen): the ratio changes, the CSS size does not.
+    for (const dpr of [1.5, 3, 1]) {
+      const before = await canvas();
+      await cdp.send('Emulation.setDeviceMetricsOverride', { ...VIEWPORT, deviceScaleFactor: dpr, mobile: false });
+      await page.waitForFunction((d) => window.devicePixelRatio === d, dpr);
+      const want = Math.min(dpr, 2);
+      await page
+        .waitForFunction((w) => document.querySelector('#board canvas').width === Math.floor(700 * w), want, { timeout: 3000 })
+        .catch(() => {});
+      await settled(page);
+      const now = await canvas();
+      assert.equal(now.cssWidth, 700, 'the CSS size stayed');
+      assert.ok(Math.abs(now.width - now.cssWidth * want) <= 1, `DPR ${dpr}: buffer ${now.width} px wide for ${now.cssWidth} CSS px`);
+      assert.ok(Math.abs(now.height - now.cssHeight * want) <= 1, `DPR ${dpr}: buffer ${now.height} px high for ${now.cssHeight} CSS px`);
+      if (now.width !== before.width) assert.ok(now.frames > before.frames, `DPR ${dpr}: drawn again`);
+      const p = await at(page, 'c3');
+      assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), p), 'c3');
+    }
+    await cdp.send('Emulation.clearDeviceMetricsOverride');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('starts in a hidden container and draws once it is shown', async () => {
     const page = await openBoard('reduced=1&hidden=1');
     await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
@@ -802,6 +865,49 @@ describe('3D board', () => {
     const instant = await run('reduced=1');
     assert.ok(animated >= 2, `the step back is animated: ${animated} frames`);
     assert.equal(instant, 1, 'reduced motion draws it at once');
+  });
+
+  it('picks nothing and says so while the WebGL context is lost, and plays on once it is back', async () => {
+    const page = await openBoard();
+    const spy = { square: 'c3', side: 'sente', label: 'Spy' };
+    await setState(page, state({ pieces: [spy] }));
+    const p = await at(page, 'c3');
+    const notice = page.locator('#board .board3d-lost');
+    assert.equal(await notice.isVisible(), false, 'no notice while the board draws');
+    await page.evaluate(() => {
+      const canvas = document.querySelector('#board canvas');
+      window.contextEvents = [];
+      for (const type of ['webglcontextlost', 'webglcontextrestored']) {
+        canvas.addEventListener(type, () => window.contextEvents.push(type));
+      }
+      window.loseContext = canvas.getContext('webgl2').getExtension('WEBGL_lose_context');
+      window.loseContext.loseContext();
+    });
+    await page.waitForFunction(() => window.contextEvents.includes('webglcontextlost'));
+    await page.mouse.click(p.x, p.y);
+    // Also a press that reaches the canvas itself (the notice's look is the page's to change).
+    await page.evaluate(({ x, y }) => {
+      const canvas = document.querySelector('#board canvas');
+      const init = { pointerId: 5, pointerType: 'mouse', button: 0, isPrimary: true, clientX: x, clientY: y, bubbles: true };
+      canvas.dispatchEvent(new PointerEvent('pointerdown', init));
+      canvas.dispatchEvent(new PointerEvent('pointerup', init));
+    }, p);
+    assert.deepEqual(await clicks(page), [], 'a press on the blank board picks nothing');
+    assert.equal(await notice.isVisible(), true, 'a notice covers the blank board');
+    assert.equal(await notice.textContent(), 'The 3D board stopped drawing');
+    assert.equal(await notice.getAttribute('role'), 'status');
+
+    await page.evaluate(() => window.loseContext.restoreContext());
+    await page.waitForFunction(() => window.contextEvents.includes('webglcontextrestored'));
+    await settled(page);
+    assert.equal(await notice.isVisible(), false, 'the notice goes');
+    const image = await shot(page);
+    assert.ok(isVermilion(meanColor(image, p.x, p.y)), 'the piece is drawn again');
+    assert.ok(isWood(meanColor(image, ...Object.values(await at(page, 'a1')))), 'and the board');
+    await page.mouse.click(p.x, p.y);
+    assert.deepEqual(await clicks(page), ['c3'], 'presses pick again');
+    assert.deepEqual(page.errors, []);
+    await page.close();
   });
 
   it('removes both pieces of a battle that both lose', async () => {

@@ -102,6 +102,11 @@ function markersSignature(s: BoardRenderState): string {
   return `${s.selected ?? ''}|${s.moveTargets.join(',')}|${s.attackTargets.join(',')}|${last}`;
 }
 
+/** The canvas's pixels per CSS pixel: the device's, capped at 2 (beyond it, cost without gain). */
+function pixelRatio(): number {
+  return Math.min(window.devicePixelRatio || 1, 2);
+}
+
 /** A screen point in viewport (client) coordinates, as in `PointerEvent.clientX/Y`. */
 export interface ScreenPoint {
   x: number;
@@ -135,6 +140,10 @@ export class Board3D {
   private readonly presses = new Map<number, Press>();
   private readonly resizeObserver: ResizeObserver | undefined;
   private readonly motionQuery: MediaQueryList | undefined;
+  /** Matches the device pixel ratio the canvas was last sized for; fires when it changes. */
+  private ratioQuery: MediaQueryList | undefined;
+  /** Shown over the canvas while the WebGL context is lost. */
+  private readonly lostNotice: HTMLDivElement;
   private readonly cleanups: (() => void)[] = [];
 
   private pieces = new Map<string, PieceObject>();
@@ -166,6 +175,8 @@ export class Board3D {
   private shadowsStale = true;
   private idleWaiters: (() => void)[] = [];
   private disposed = false;
+  /** The WebGL context is lost: the canvas shows nothing and presses on it pick nothing. */
+  private contextLost = false;
   private forcedReducedMotion: boolean | undefined;
 
   /**
@@ -184,7 +195,7 @@ export class Board3D {
     this.forcedReducedMotion = opts.reducedMotion;
 
     this.renderer = new WebGLRenderer({ antialias: true, powerPreference: 'high-performance' });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+    this.renderer.setPixelRatio(pixelRatio());
     this.renderer.shadowMap.enabled = true;
     this.renderer.shadowMap.type = PCFShadowMap;
     // Turning or zooming the camera moves no shadow: the map is drawn again only when something
@@ -206,6 +217,12 @@ export class Board3D {
     });
     if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
     container.appendChild(this.canvas);
+    this.lostNotice = document.createElement('div');
+    this.lostNotice.className = 'board3d-lost';
+    this.lostNotice.setAttribute('role', 'status');
+    this.lostNotice.hidden = true;
+    this.lostNotice.textContent = opts.text.lost ?? '';
+    container.appendChild(this.lostNotice);
 
     const anisotropy = Math.min(8, this.renderer.capabilities.getMaxAnisotropy());
     this.scene.background = new Color('#2b2320');
@@ -252,8 +269,8 @@ export class Board3D {
     this.listen(this.canvas, 'pointermove', this.onPointerMove as EventListener);
     this.listen(this.canvas, 'pointerup', this.onPointerUp as EventListener);
     this.listen(this.canvas, 'pointercancel', this.onPointerCancel as EventListener);
-    this.listen(this.canvas, 'webglcontextlost', ((e: Event) => e.preventDefault()) as EventListener);
-    this.listen(this.canvas, 'webglcontextrestored', this.invalidate);
+    this.listen(this.canvas, 'webglcontextlost', this.onContextLost);
+    this.listen(this.canvas, 'webglcontextrestored', this.onContextRestored);
 
     if (typeof window.matchMedia === 'function') {
       this.motionQuery = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -264,10 +281,29 @@ export class Board3D {
     }
 
     this.sizeCanvas();
+    this.watchPixelRatio();
     this.placeCamera();
     this.warmUp();
     this.invalidate();
   }
+
+  /**
+   * Follows the device pixel ratio: a page zoom or a move to another screen changes it, often
+   * without changing the container's CSS size (so the `ResizeObserver` says nothing). A media
+   * query for the current ratio fires once when it stops matching; it is set up again each time.
+   */
+  private watchPixelRatio(): void {
+    this.ratioQuery?.removeEventListener('change', this.onRatioChange);
+    this.ratioQuery = undefined;
+    if (this.disposed || typeof window.matchMedia !== 'function') return;
+    this.ratioQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
+    this.ratioQuery.addEventListener('change', this.onRatioChange);
+  }
+
+  private readonly onRatioChange = (): void => {
+    this.watchPixelRatio();
+    this.resize();
+  };
 
   /**
    * Builds the shaders of the highlights and the battle flash now: built at the first pick, they
@@ -422,6 +458,7 @@ export class Board3D {
     this.buttons.diagonal.textContent = text.diagonal;
     this.buttons.top.textContent = text.top;
     this.canvas.setAttribute('aria-label', text.board);
+    this.lostNotice.textContent = text.lost ?? '';
     this.kit.setLang(lang);
     for (const p of this.pieces.values()) p.refreshLabel(this.viewer);
     this.invalidate();
@@ -432,7 +469,10 @@ export class Board3D {
     this.forcedReducedMotion = reduced;
   }
 
-  /** Re-reads the container's size. Called automatically where `ResizeObserver` exists. */
+  /**
+   * Re-reads the container's size and the device pixel ratio. Called automatically where
+   * `ResizeObserver` exists, and when the pixel ratio changes.
+   */
   resize(): void {
     if (this.disposed) return;
     const before = this.fit;
@@ -482,6 +522,9 @@ export class Board3D {
     );
     this.scene.updateMatrixWorld(true);
     this.raycaster.setFromCamera(ndc, this.camera);
+    // A green dot is drawn over whatever stands in front of it: where one shows, it is picked.
+    const dot = this.raycaster.intersectObjects(this.markers.moveDots(), false)[0];
+    if (dot) return dot.object.userData.square as string;
     const targets: Mesh[] = [this.scenery.face];
     for (const p of this.pieces.values()) targets.push(p.mesh);
     for (const hit of this.raycaster.intersectObjects(targets, false)) {
@@ -517,6 +560,8 @@ export class Board3D {
     this.animator.finish();
     this.flushIdle();
     this.cleanups.forEach((f) => f());
+    this.ratioQuery?.removeEventListener('change', this.onRatioChange);
+    this.ratioQuery = undefined;
     this.resizeObserver?.disconnect();
     this.controls.dispose();
     for (const p of this.pieces.values()) p.detach();
@@ -532,6 +577,7 @@ export class Board3D {
     this.renderer.dispose();
     this.renderer.forceContextLoss();
     this.canvas.remove();
+    this.lostNotice.remove();
     this.buttonBar.remove();
     this.listeners.clear();
   }
@@ -601,6 +647,8 @@ export class Board3D {
       this.container.style.aspectRatio ||= '7 / 8';
       height = Math.round((width * 8) / 7);
     }
+    const ratio = pixelRatio();
+    if (ratio !== this.renderer.getPixelRatio()) this.renderer.setPixelRatio(ratio);
     this.renderer.setSize(width, height, false);
     this.camera.aspect = width / height;
     this.camera.updateProjectionMatrix();
@@ -911,7 +959,8 @@ export class Board3D {
     if (!press) return;
     this.presses.delete(e.pointerId);
     if (Math.hypot(e.clientX - press.x, e.clientY - press.y) > press.slop) this.pressSpoiled = true;
-    if (this.pressSpoiled || this.presses.size > 0) return;
+    // Nothing shows while the context is lost: a press there must not pick an unseen piece.
+    if (this.pressSpoiled || this.presses.size > 0 || this.contextLost) return;
     const square = this.squareAt(e.clientX, e.clientY);
     if (square === undefined) return;
     for (const listener of [...this.listeners]) listener(square);
@@ -920,6 +969,25 @@ export class Board3D {
   private readonly onPointerCancel = (e: PointerEvent): void => {
     this.presses.delete(e.pointerId);
     this.pressSpoiled = true;
+  };
+
+  /**
+   * The GPU dropped the context (a driver reset, too many contexts): the canvas goes blank until
+   * the browser restores it. Presses pick nothing meanwhile and a notice covers the board.
+   */
+  private readonly onContextLost = (e: Event): void => {
+    e.preventDefault(); // asks the browser to restore the context
+    this.contextLost = true;
+    this.presses.clear();
+    this.pressSpoiled = true;
+    this.lostNotice.hidden = false;
+  };
+
+  /** three.js has rebuilt its GPU resources: draw again, shadows included. */
+  private readonly onContextRestored = (): void => {
+    this.contextLost = false;
+    this.lostNotice.hidden = true;
+    this.invalidate();
   };
 
   private buildButtons(text: Board3DText): [HTMLDivElement, Record<ViewMode, HTMLButtonElement>] {

@@ -1,7 +1,8 @@
 /**
  * Highlights drawn on the board face: yellow frame on the picked piece, green dots on squares it
  * may move to, red frames on squares it may attack, orange frames on the last move's squares.
- * The pieces on those squares show the highlight too (`PieceObject.setTint`).
+ * The pieces on those squares show the highlight too (`PieceObject.setTint`). The green dots are
+ * drawn over the pieces: a destination just behind a standing piece shows (and is picked) through it.
  */
 import { type BufferGeometry, CircleGeometry, Group, Mesh, MeshBasicMaterial } from 'three';
 import { frameGeometry } from './geometry';
@@ -17,6 +18,9 @@ export const MARKER_COLORS = {
 
 type FrameKind = 'selected' | 'attack' | 'last';
 
+/** Draw order of the green dots: after the pieces, so no piece in front hides one. */
+const MOVE_DOT_ORDER = 5;
+
 /** Inner and outer inset of each frame kind, so frames on one square do not overlap. */
 const FRAME_INSETS: Record<FrameKind, [number, number]> = {
   last: [0.015, 0.075],
@@ -29,6 +33,7 @@ export class Markers {
   private readonly geometries = new Map<string, BufferGeometry>();
   private readonly materials: Record<FrameKind | 'move', MeshBasicMaterial>;
   private readonly dot = new CircleGeometry(0.13, 32);
+  private dots: Mesh[] = [];
 
   constructor() {
     this.root.name = 'markers';
@@ -41,7 +46,8 @@ export class Markers {
       });
     this.materials = {
       selected: basic(MARKER_COLORS.selected),
-      move: basic(MARKER_COLORS.move),
+      // No depth test: a destination behind a standing piece shows through it (see `moveDots`).
+      move: new MeshBasicMaterial({ color: MARKER_COLORS.move, depthTest: false, depthWrite: false }),
       attack: basic(MARKER_COLORS.attack),
       last: basic(MARKER_COLORS.last),
     };
@@ -66,6 +72,7 @@ export class Markers {
     last: { from: string; to: string } | undefined,
   ): void {
     this.root.clear();
+    this.dots = [];
     const addFrame = (kind: FrameKind, square: string, lift: number): void => {
       const cell = cellOf(square);
       if (!cell) return;
@@ -88,8 +95,20 @@ export class Markers {
       mesh.rotation.x = -Math.PI / 2;
       mesh.position.set(cell.x, 0.005, cell.z);
       mesh.name = `move-${cell.name}`;
+      mesh.renderOrder = MOVE_DOT_ORDER;
+      mesh.userData.square = cell.name;
       this.root.add(mesh);
+      this.dots.push(mesh);
     }
+  }
+
+  /**
+   * The green dots, each with its square's name in `userData.square`. They are drawn over
+   * everything on the board, so a click on one picks its square even where a piece stands in
+   * front of it.
+   */
+  moveDots(): Mesh[] {
+    return this.dots.slice();
   }
 
   /** One mesh of each highlight's material, for the renderer to build their shaders ahead. */
@@ -99,6 +118,7 @@ export class Markers {
 
   dispose(): void {
     this.root.clear();
+    this.dots = [];
     this.geometries.forEach((g) => g.dispose());
     this.dot.dispose();
     Object.values(this.materials).forEach((m) => m.dispose());

@@ -62,6 +62,12 @@ export interface Board3DText {
   top: string;
   /** Accessible name of the board canvas. */
   board: string;
+  /**
+   * Notice shown over the board while its drawing is lost (the browser dropped the WebGL context,
+   * e.g. after a graphics driver reset) and until the browser restores it; clicks on the board
+   * pick nothing meanwhile. Absent: the board is only covered.
+   */
+  lost?: string | undefined;
 }
 
 /** Options of {@link Board3D}'s constructor. */

@@ -134,6 +134,7 @@ export const en = {
   view3dTop: 'From above',
   gridHeading: 'Button board (the same game, square by square)',
   board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable); the button board below plays the whole game.',
+  board3dLost: 'The 3D board has stopped drawing (the browser reset its graphics). It usually comes back by itself in a moment; meanwhile the button board below plays the game.',
   cellEmpty: '{square}, empty',
   cellOwn: '{square}, your {kind}',
   cellEnemy: '{square}, enemy piece',

@@ -135,6 +135,7 @@ export const ja: Catalogue = {
   view3dTop: '真上から',
   gridHeading: 'ボタンで操作',
   board3dUnavailable: 'このブラウザでは 3D の盤を表示できません（WebGL が使えません）。下の「ボタンで操作」の欄だけで対局できます。',
+  board3dLost: '3D の盤の表示が止まりました（ブラウザがグラフィックスを初期化しました）。通常はまもなく自動で戻ります。その間は下の「ボタンで操作」の欄で対局を続けられます。',
   cellEmpty: '{square}、空き',
   cellOwn: '{square}、あなたの{kind}',
   cellEnemy: '{square}、相手の駒',

@@ -134,6 +134,7 @@ export const ko: Catalogue = {
   view3dTop: '위에서',
   gridHeading: '버튼으로 조작',
   board3dUnavailable: '이 브라우저에서는 3D 게임판을 보여 줄 수 없습니다(WebGL을 쓸 수 없음). 아래 ‘버튼으로 조작’ 영역만으로 게임할 수 있습니다.',
+  board3dLost: '3D 게임판 표시가 멈췄습니다(브라우저가 그래픽을 초기화했습니다). 보통 곧 저절로 돌아옵니다. 그동안은 아래 ‘버튼으로 조작’ 영역에서 게임을 계속할 수 있습니다.',
   cellEmpty: '{square}, 빈칸',
   cellOwn: '{square}, 내 {kind}',
   cellEnemy: '{square}, 상대 말',
