@@ -72,6 +72,7 @@ impl Level {
                 spy_hunt: 0,
                 general_hunt: 0,
                 spare_top_officers: false,
+                spare_lost_battles: false,
                 hq_check: true,
                 battle_worth: false,
                 shapes: false,
@@ -95,7 +96,8 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
-                spare_top_officers: false,
+                spare_top_officers: true,
+                spare_lost_battles: true,
                 hq_check: true,
                 battle_worth: false,
                 shapes: false,
@@ -120,6 +122,7 @@ impl Level {
                 spy_hunt: 40,
                 general_hunt: 40,
                 spare_top_officers: true,
+                spare_lost_battles: false,
                 hq_check: true,
                 battle_worth: true,
                 shapes: true,
@@ -186,6 +189,12 @@ pub(crate) struct Plan {
     /// mine or the flag (one never seen to move) while another move is left, as the seed page
     /// advises: traded for a mine or a backed flag, they are worth more than their material.
     spare_top_officers: bool,
+    /// Leaves out, at the root, every attack the belief already knows cannot win or trade (each
+    /// kind the target can still be beats the attacker) while another move is left, unless the
+    /// no-battle draw is near. A two-ply search values such a sacrifice at its material loss,
+    /// and so prefers it whenever every other move looks worse at its horizon (the occupant of
+    /// the own headquarters stepping out and back in, which it cannot see the end of).
+    spare_lost_battles: bool,
     /// Whether the search answers threats to the own HQ beyond its depth.
     hq_check: bool,
     /// Below the root, a battle whose expected gain is positive by what the mover can know is
@@ -220,6 +229,7 @@ pub(crate) const GREEDY: Plan = Plan {
     spy_hunt: 0,
     general_hunt: 0,
     spare_top_officers: false,
+    spare_lost_battles: false,
     hq_check: false,
     battle_worth: false,
     shapes: false,
@@ -458,6 +468,9 @@ fn decide_told(
     if plan.spare_top_officers {
         spare_top_officers(view, &setting.belief, &mut moves);
     }
+    if plan.spare_lost_battles && view.plies_without_battle() < LOST_BATTLES_UNTIL {
+        spare_lost_battles(view, &setting.belief, &mut moves);
+    }
     if plan.blunder > 0.0 && rng.random_bool(plan.blunder) {
         return Some(moves[rng.random_range(0..moves.len())]);
     }
@@ -680,6 +693,30 @@ fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::Mo
     }
 }
 
+/// Quiet plies from which a battle that cannot be won may still be worth its piece: it resets
+/// the no-battle count.
+const LOST_BATTLES_UNTIL: u16 = 80;
+
+/// Leaves out the attacks on an enemy piece that the belief knows beats the attacker whatever
+/// kind it is (a piece that has beaten one as strong, a general found for certain), unless
+/// nothing else is left. A flag fights with the piece behind it, so a piece that may be the
+/// flag is never known to win.
+fn spare_lost_battles(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
+    let lost = |m: &Move| {
+        let (Some(att), Some(target)) = (view.own_at(m.from), belief.kinds_at(m.to)) else {
+            return false;
+        };
+        !target.is_empty()
+            && !target.contains(Kind::Flag)
+            && target
+                .iter()
+                .all(|k| resolve_battle(att, k, None, &Ruleset::STANDARD) == Outcome::Defender)
+    };
+    if moves.iter().any(|m| !lost(m)) {
+        moves.retain(|m| !lost(m));
+    }
+}
+
 /// `unit` for each step the own `hunter` comes closer to the nearest of its prey (less for a step
 /// away), by `to_prey`, the steps from each square to each prey.
 fn hunt_bonus(
@@ -857,6 +894,57 @@ mod tests {
             spared >= 5 && allowed >= 5,
             "spared {spared}, allowed {allowed}"
         );
+    }
+
+    /// An attack the belief knows is lost (every kind the target can still be beats the
+    /// attacker) is left out while any other move is left; a target that may be the flag, whose
+    /// battle turns on the piece behind it, never counts as known.
+    #[test]
+    fn a_battle_known_to_be_lost_is_spared_while_anything_else_can_move() {
+        use gunjin::rand::RngExt as _;
+        let mut spared = 0;
+        let mut attacks = 0;
+        for seed in 0..60u64 {
+            let mut game = crate::auto_game(seed);
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 120 {
+                let moves = game.position().legal_moves();
+                if game.position().to_move() == Side::Sente {
+                    let view = game.view(Side::Sente);
+                    let belief = level_belief(&view, Level::Intermediate);
+                    let mut kept = moves.clone();
+                    spare_lost_battles(&view, &belief, &mut kept);
+                    for m in &moves {
+                        let (Some(att), Some(target)) =
+                            (view.own_at(m.from), belief.kinds_at(m.to))
+                        else {
+                            assert!(kept.contains(m) || kept.len() < moves.len());
+                            continue;
+                        };
+                        attacks += 1;
+                        let lost = !target.contains(Kind::Flag)
+                            && target.iter().all(|k| {
+                                resolve_battle(att, k, None, &Ruleset::STANDARD)
+                                    == Outcome::Defender
+                            });
+                        if lost {
+                            // Every kind it may be beats the attacker, the truth included.
+                            let truth = game.position().piece_at(m.to).expect("a piece").kind;
+                            assert_eq!(
+                                resolve_battle(att, truth, None, &Ruleset::STANDARD),
+                                Outcome::Defender
+                            );
+                        }
+                        assert_eq!(kept.contains(m), !lost || kept.len() == moves.len());
+                        spared += usize::from(lost && kept.len() < moves.len());
+                    }
+                    assert!(!kept.is_empty());
+                }
+                game.play(moves[rng.random_range(0..moves.len())])
+                    .expect("legal");
+            }
+        }
+        assert!(spared >= 5, "spared {spared} of {attacks} attacks");
     }
 
     /// A steady budget's work is set by nodes alone: on a machine so busy that its clock passes
