@@ -486,7 +486,15 @@ describe('playing the CPU', () => {
     assert.deepEqual(await board(), before);
     assert.match(await page.textContent('.log-box summary'), /[(（](?:moves: )?7[)）]/);
     await assertNoEnemyKind(page, 'sente');
-    // Leaving the game gives it up: the start screen no longer offers it.
+    // Leaving the game for the start screen keeps it: a mistaken press loses nothing.
+    await page.click('[data-focus-key="choose-mode"]');
+    await page.waitForSelector('[data-focus-key="resume"]');
+    assert.match(await page.textContent('.resume'), /Start as gote \(intermediate\).*moves played: 7/);
+    await page.click('[data-focus-key="resume"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.deepEqual(await board(), before);
+    // Resigned, it is over: nothing is offered any more.
+    await page.click('[data-focus-key="resign"]');
     await page.click('[data-focus-key="choose-mode"]');
     assert.equal(await page.$('[data-focus-key="resume"]'), null);
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.cpuGame')), null);

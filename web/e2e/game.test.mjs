@@ -247,7 +247,7 @@ describe('one device, two players', () => {
     await page.close();
   });
 
-  it('goes on after a reload behind the curtain of the side to move, and forgets the game once it is left', async () => {
+  it('goes on after a reload behind the curtain of the side to move, also after leaving it, and forgets it once it is over', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);
     for (let i = 0; i < 3; i++) {
@@ -278,7 +278,14 @@ describe('one device, two players', () => {
     assert.deepEqual(await leakedKinds(page, 'en'), [], 'the curtain is down after the reload');
     await page.click('.curtain button');
     assert.deepEqual(await seen(), before);
-    // Leaving the game gives it up: the start screen no longer offers it.
+    // Leaving the game for the start screen keeps it, to go on with.
+    await page.click('[data-focus-key="choose-mode"]');
+    await page.click('[data-focus-key="resume-local"]');
+    assert.equal(await phase(page), 'turn-curtain');
+    await page.click('.curtain button');
+    assert.deepEqual(await seen(), before);
+    // Resigned, it is over: nothing is offered any more.
+    await page.click('[data-focus-key="resign"]');
     await page.click('[data-focus-key="choose-mode"]');
     assert.equal(await page.$('[data-focus-key="resume-local"]'), null);
     assert.equal(await page.evaluate(() => localStorage.getItem('gunjin.localGame')), null);

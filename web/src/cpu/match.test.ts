@@ -444,7 +444,7 @@ describe('CpuMatch', () => {
     expect(games.load()).toBeNull();
   });
 
-  it('drops a kept game that does not replay, and leaving a match forgets only its own game', async () => {
+  it('drops a kept game that does not replay, and leaving a match keeps the kept game', async () => {
     const storage = new MemoryStorage();
     const games = new CpuGameStore(storage);
     const persist = { save: (g: SavedCpuGame) => games.save('cpu-beginner', g), clear: () => games.clear(), discard: () => games.clear() };
@@ -474,13 +474,14 @@ describe('CpuMatch', () => {
     await settle(other);
     other.match.dispose();
     expect(games.load()?.game.cpuSeed).toBe(9);
-    // A started game is given up by leaving it.
+    // A started game takes the place, and stays kept when it is left (the start screen offers it).
     const third = newMatch('sente', { persist });
     await settle(third);
     third.match.confirmSetup();
-    expect(games.load()?.game.cpuSeed).not.toBe(9);
+    const started = games.load()?.game;
+    expect(started?.cpuSeed).not.toBe(9);
     third.match.dispose();
-    expect(games.load()).toBeNull();
+    expect(games.load()?.game).toEqual(started);
   });
 
   it('two tabs: the game begun or resumed last holds the kept place, and the other tab is told it is not kept', async () => {
@@ -512,10 +513,16 @@ describe('CpuMatch', () => {
     humanMoves(b.match);
     await settle(b);
     expect(games.load()?.game.moves.length).toBe(4);
-    // Tab a leaves: b's game stays kept.
+    // Tab a leaves, then b: b's game stays kept, to go on with.
     a.match.dispose();
     expect(games.load()?.game.moves.length).toBe(4);
     b.match.dispose();
+    expect(games.load()?.game.moves.length).toBe(4);
+    // Resumed in a third tab and played to its end there: then it is forgotten.
+    const c = newMatch('sente', { persist: tab('c'), resume: games.load()?.game });
+    await settle(c);
+    expect(c.match.phase.kind).toBe('turn');
+    c.match.resign();
     expect(games.load()).toBeNull();
   });
 

@@ -265,9 +265,13 @@ export class CpuMatch implements Match {
   }
 
   /** Leaving the match (another mode, or the start screen) gives up its unfinished game. */
+  /**
+   * Leaving the match (the start screen, another mode). An unfinished game stays kept: the start
+   * screen offers to go on with it, so a mistaken press loses nothing, and a new game against the
+   * CPU takes its place once it begins.
+   */
   dispose(): void {
     this.epoch++;
-    this.forget();
     this.options.draft?.clear();
     this.listeners.clear();
     this.game?.dispose();

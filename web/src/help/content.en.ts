@@ -403,7 +403,7 @@ export const helpEn: HelpDocument = {
                 'Play again: in CPU games and two-player games on one device, starts over from arranging the pieces.',
                 'Resign: concede and end the game at once.',
                 'Sound: the button at the top of the page turns on or off the sounds of moves, battles and the end of a game. While its name is struck through, nothing sounds. The choice stays in this browser.',
-                'Choose the mode again: go back to choosing how to play.',
+                'Choose the mode again: go back to choosing how to play. An unfinished game against the CPU or between two players on this device stays kept, and the start screen offers to go on with it.',
                 'Look back over the game: appears once the game is over. “To the start”, “Back one move”, “Forward one move” and “To the end” step through the game from the starting arrangements to the last move, with every piece face up, so you can see which pieces met in each battle. On these buttons the ← and → keys step one move and Home and End go to the start and the end; each line of the game record shows the board after that move. The record is a single Tab stop: the ↑ and ↓ keys go along its lines, and Enter shows one.',
               ],
             },

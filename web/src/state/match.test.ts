@@ -206,7 +206,7 @@ describe('LocalMatch kept in the browser', () => {
     expect(games.load()).toBeNull();
   });
 
-  it('forgets the kept game when it ends, restarts or is left, and only once a new game replaces it', () => {
+  it('forgets the kept game when it ends or restarts, keeps it when it is left, and only a new game replaces it', () => {
     const storage = new MemoryStorage();
     const games = new LocalGameStore(storage);
     const m = newMatch(storage);
@@ -224,9 +224,12 @@ describe('LocalMatch kept in the browser', () => {
     m.restart();
     expect(games.load()).toBeNull();
     throughSetup(m);
-    expect(games.load()?.moves).toEqual([]);
+    playOne(m);
+    // Left for the start screen: still kept, to go on with from there.
     m.dispose();
-    expect(games.load()).toBeNull();
+    expect(games.load()?.moves).toHaveLength(1);
+    const back = newMatch(storage, true);
+    expect(back.phase).toEqual({ kind: 'turn-curtain', side: 'gote' });
   });
 
   it('says while the storage refuses to keep the game', () => {

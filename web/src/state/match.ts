@@ -409,10 +409,12 @@ export class LocalMatch implements Match {
     this.keep();
   }
 
-  /** Leaving the match (another mode, or the start screen) gives up its unfinished game. */
+  /**
+   * Leaving the match (another mode, or the start screen). An unfinished game stays kept: the
+   * start screen offers to go on with it, and a new two-player game takes its place once it begins.
+   */
   dispose(): void {
     this.game?.dispose();
     this.game = null;
-    this.keep();
   }
 }
