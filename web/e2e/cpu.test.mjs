@@ -134,7 +134,7 @@ describe('playing the CPU', () => {
     assert.ok(sawThinking, 'the thinking indicator was shown');
     assert.ok(cpuReports > 0, "the CPU's moves were announced");
     const result = (await page.textContent('.result-text')).trim();
-    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    assert.match(result, /wins: .*’s headquarters was occupied|wins: .* has no legal move|^Draw: /);
     // The result is announced once: the box that takes the focus is named by its heading only.
     assert.ok((await page.textContent('.live')).includes(result), 'the result is announced');
     assert.equal(await focusedName(page), 'Game over');
@@ -189,9 +189,9 @@ describe('playing the CPU', () => {
     assert.ok(first === 'waiting' || first === 'turn', first);
     assert.equal(await waitForHuman(page), 'turn');
     // The side's badge stands for its name in the heading: said once.
-    assert.equal((await page.textContent('.panel h2')).trim(), 'Gote to move');
+    assert.equal((await page.textContent('.panel h2')).trim(), 'Your move (Gote)');
     assert.equal(await page.textContent('.panel h2 .side-badge'), 'Gote');
-    assert.equal(await page.textContent('[data-mode-name]'), 'Start as gote (intermediate)');
+    assert.equal(await page.textContent('[data-mode-name]'), 'Play the CPU: intermediate, as gote');
     // A piece that cannot move says so where a sighted player looks, not only to a screen reader.
     await page.click('.cell.own[data-kind="mine"]');
     assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
@@ -298,7 +298,7 @@ describe('playing the CPU', () => {
       if ((await waitForHuman(page)) !== 'turn') break;
       assert.equal(await page.evaluate(() => scrollY), 0, 'the CPU’s answer scrolled the page');
       const lines = await strip();
-      assert.equal(lines[0]?.text, 'Sente to move');
+      assert.equal(lines[0]?.text, 'Your move (Sente)');
       assert.ok(lines.some((l) => l.text === `You moved ${from} to ${to}.`), JSON.stringify(lines));
       assert.ok(lines.some((l) => /^The enemy moved /.test(l.text)), JSON.stringify(lines));
       // Painted by CSS from the attribute: the page's text holds each message once.
@@ -412,7 +412,7 @@ describe('playing the CPU', () => {
       afterAnswer: async () => {
         const moved = (await page.textContent('.reports')).match(/상대가 (?:cd[18]|[a-f]\d)에서 (?:cd|[a-f])(\d)(으로|로) 말을 옮겼습니다\./);
         assert.ok(moved !== null, 'the CPU move is reported in Korean');
-        assert.equal((await page.textContent('.panel h2')).trim(), '선공 차례');
+        assert.equal((await page.textContent('.panel h2')).trim(), '내 차례(선공)');
         // The row is read 일 이 삼 사 오 육 칠 팔: 삼 and 육 take 으로.
         assert.equal(moved[2], moved[1] === '3' || moved[1] === '6' ? '으로' : '로');
         assert.equal(await page.$$eval('.cell.gote[data-kind]', (els) => els.length), 0);
@@ -479,7 +479,7 @@ describe('playing the CPU', () => {
 
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume"]');
-    assert.match(await page.textContent('.resume'), /Start as gote \(intermediate\).*moves played: 7/);
+    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as gote.*moves played: 7/);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'resume');
     await page.keyboard.press('Enter');
     assert.equal(await waitForHuman(page), 'turn');
@@ -489,7 +489,7 @@ describe('playing the CPU', () => {
     // Leaving the game for the start screen keeps it: a mistaken press loses nothing.
     await page.click('[data-focus-key="choose-mode"]');
     await page.waitForSelector('[data-focus-key="resume"]');
-    assert.match(await page.textContent('.resume'), /Start as gote \(intermediate\).*moves played: 7/);
+    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as gote.*moves played: 7/);
     await page.click('[data-focus-key="resume"]');
     assert.equal(await waitForHuman(page), 'turn');
     assert.deepEqual(await board(), before);

@@ -137,7 +137,7 @@ describe('one device, two players', () => {
     }
     assert.ok(battles > 0, 'battles were reported in the player’s terms');
     const result = await page.textContent('.result-text');
-    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    assert.match(result, /wins: .*’s headquarters was occupied|wins: .* has no legal move|^Draw: /);
     assert.doesNotMatch(result, /resigned/);
     // Every piece on the board is revealed with its kind.
     const hidden = await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length);
@@ -487,7 +487,7 @@ describe('one device, two players', () => {
         battles++;
         assert.equal(battle.length, 1);
         assert.ok(battle[0].startsWith(`Your ${nameOf(kind)} `), battle[0]);
-        assert.ok(battle[0].endsWith(`(${to})`), battle[0]);
+        assert.ok(battle[0].endsWith(`(${to}).`), battle[0]);
         const lostAfter = await checkRemoved(side);
         if (/ lost | both removed/.test(battle[0])) assert.equal(lostAfter.length, lostBefore.length + 1);
         if (/ lost | both removed/.test(battle[0])) assert.ok(lostAfter.includes(nameOf(kind)));

@@ -162,7 +162,7 @@ describe('play a friend by URL', () => {
     const verdicts = await Promise.all([host, guest].map((p) => p.$$eval('.result-verdict', (els) => els.map((el) => el.textContent))));
     if (/^Draw: /.test(result)) assert.deepEqual(verdicts, [[], []]);
     else assert.deepEqual(verdicts.flat().sort(), ['You lost.', 'You won.']);
-    assert.match(result, /wins: the enemy headquarters was occupied|wins: .* has no legal move|^Draw: /);
+    assert.match(result, /wins: .*’s headquarters was occupied|wins: .* has no legal move|^Draw: /);
     // At the end every piece is shown with its kind.
     for (const page of [host, guest]) {
       assert.equal(await page.$$eval('.cell.has-piece:not([data-kind])', (els) => els.length), 0);

@@ -12,7 +12,7 @@ import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
 import { manifestPath } from './i18n/manifest';
-import { MODES, type Mode } from './modes';
+import { MODES, modeName, type Mode } from './modes';
 import { boardState } from './state/board-state';
 import type { CarriedArrangement, Match, Phase } from './state/match';
 import type { Report } from './state/messages';
@@ -993,6 +993,11 @@ export class App {
     return this.drafts.latest((place) => CPU_MODES.some((m) => m.id === place));
   }
 
+  /** How far a kept game went: its moves, or that none was played yet. */
+  private progress(moves: number): string {
+    return moves === 0 ? this.i18n.t('resumeNoMoves') : this.i18n.t('resumeMoves', { moves });
+  }
+
   /** The unfinished games kept in the browser, to go on with (nothing if there is none). */
   private resumeEl(): Node[] {
     const t = this.i18n;
@@ -1000,12 +1005,12 @@ export class App {
     const cpu = this.cpuGames.load();
     const cpuMode = cpu === null ? undefined : CPU_MODES.find((m) => m.id === cpu.mode);
     if (cpu !== null && cpuMode !== undefined) {
-      kept.push({ mode: cpuMode, text: t.t('resumeText', { mode: t.t(cpuMode.title), moves: cpu.game.moves.length }), key: 'resume' });
+      kept.push({ mode: cpuMode, text: t.t('resumeText', { mode: t.t(modeName(cpuMode)), progress: this.progress(cpu.game.moves.length) }), key: 'resume' });
     }
     const local = this.localGames.load();
     const localMode = MODES.find((m) => m.id === 'local');
     if (local !== null && localMode !== undefined) {
-      kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), moves: local.moves.length }), key: 'resume-local' });
+      kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), progress: this.progress(local.moves.length) }), key: 'resume-local' });
     }
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();
@@ -1015,7 +1020,7 @@ export class App {
     if (draft !== null && draftMode !== undefined) {
       kept.push({
         mode: draftMode,
-        text: t.t('resumeSetupText', { mode: t.t(draftMode.title) }),
+        text: t.t('resumeSetupText', { mode: t.t(modeName(draftMode)) }),
         key: 'resume-setup',
         label: 'resumeSetup',
         go: () => this.startMode(draftMode, { side: draft.side, arrangement: draft.arrangement }),
@@ -1042,7 +1047,7 @@ export class App {
     const own = mode?.panel?.(match, this.panelKit());
     if (own !== undefined && own !== null) return own;
     // Which game this is (which CPU level, above all), as the start screen named it.
-    const name = mode === null ? [] : [h('p', { class: 'mode-name', attrs: { 'data-mode-name': mode.id }, text: this.i18n.t(mode.title) })];
+    const name = mode === null ? [] : [h('p', { class: 'mode-name', attrs: { 'data-mode-name': mode.id }, text: this.i18n.t(modeName(mode)) })];
     return [...name, ...this.matchPanel(match)];
   }
 
@@ -1148,13 +1153,17 @@ export class App {
         const view = match.view(p.side);
         if (p.kind === 'waiting') {
           const failed = p.note === 'cpuFailed';
+          // Whose move it is while the CPU thinks: the CPU's, under its side's badge.
+          const cpuSide = t.side(opponent(p.side));
+          const cpuBadge = h('span', { class: `side-badge side-${opponent(p.side)}`, text: cpuSide });
           out.push(
-            h('h2', {}, sideBadge),
+            p.note === 'cpuThinking' ? h('h2', {}, ...withBadge(t.t('cpuTurnTitle', { side: cpuSide }), cpuSide, cpuBadge)) : h('h2', {}, sideBadge),
             h('p', { class: failed ? 'thinking failed' : 'thinking', text: t.t(p.note), attrs: { 'data-waiting': '' } }),
           );
         } else {
           out.push(
-            h('h2', {}, ...withBadge(t.t(p.kind === 'turn' ? 'turnTitle' : 'movedTitle', { side }), side, sideBadge)),
+            // Against the CPU the page has one player: "your move", under the side's badge.
+            h('h2', {}, ...withBadge(t.t(p.kind === 'moved' ? 'movedTitle' : this.mode?.id === 'local' ? 'turnTitle' : 'yourTurnTitle', { side }), side, sideBadge)),
             h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
             this.noticeEl(),
           );
@@ -1275,7 +1284,7 @@ export class App {
     const p = match.phase;
     if (p.kind !== 'over') return;
     const text = gameRecordText(t, {
-      mode: mode === null ? '' : t.t(mode.title),
+      mode: mode === null ? '' : t.t(modeName(mode)),
       result: [this.statusText(p.status)],
       date: new Date(),
       frames,

@@ -18,6 +18,11 @@ export interface Mode {
    * and this mode's button name within it. `title` still names the mode everywhere else.
    */
   readonly group?: { readonly heading: MessageKey; readonly label: MessageKey };
+  /**
+   * The mode's name where a game is named (the panel, the offer to go on, the record) when its
+   * button's `title` is an action ("start as gote"); absent: the title.
+   */
+  readonly name?: MessageKey;
   create(ctx: MatchContext): Match;
   /** Whether the player's results in this mode are counted (the CPU modes). */
   readonly keepsResults?: boolean;
@@ -36,3 +41,8 @@ export const MODES: readonly Mode[] = [
   },
   friendMode(null),
 ];
+
+/** How a game of `mode` is named on the page. */
+export function modeName(mode: Mode): MessageKey {
+  return mode.name ?? mode.title;
+}

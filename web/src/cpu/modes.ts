@@ -18,11 +18,13 @@ function cpuMode(
   title: Mode['title'],
   description: Mode['description'],
   levelLabel?: MessageKey,
+  name?: MessageKey,
 ): Mode {
   return {
     id,
     title,
     description,
+    ...(name === undefined ? {} : { name }),
     // A level of "play the CPU" is listed under that heading, named by its level alone.
     ...(levelLabel === undefined ? {} : { group: { heading: 'modeCpuGroup', label: levelLabel } }),
     keepsResults: true,
@@ -58,5 +60,5 @@ export const CPU_MODES: readonly Mode[] = [
   cpuMode('cpu-beginner', 'beginner', 'sente', 'modeCpuBeginner', 'modeCpuBeginnerDesc', 'levelBeginner'),
   cpuMode('cpu-intermediate', 'intermediate', 'sente', 'modeCpuIntermediate', 'modeCpuIntermediateDesc', 'levelIntermediate'),
   cpuMode('cpu-advanced', 'advanced', 'sente', 'modeCpuAdvanced', 'modeCpuAdvancedDesc', 'levelAdvanced'),
-  cpuMode('cpu-gote', 'intermediate', 'gote', 'modeCpuGote', 'modeCpuGoteDesc'),
+  cpuMode('cpu-gote', 'intermediate', 'gote', 'modeCpuGote', 'modeCpuGoteDesc', undefined, 'modeCpuGoteName'),
 ];

@@ -123,7 +123,7 @@ describe('language choice', () => {
     const i18n = new I18n(testEngine().kinds, undefined, []);
     i18n.setLang('en');
     expect(i18n.t('battleLost', { kind: i18n.kind('lieutenant_colonel'), square: 'c5' })).toBe(
-      'Your lieutenant colonel lost (c5)',
+      'Your lieutenant colonel lost (c5).',
     );
     expect(format('{a} and {b}', { a: 1 })).toBe('1 and {b}');
   });
@@ -251,10 +251,10 @@ describe('button names', () => {
 
   it('report a battle with the own piece by name and the enemy piece unnamed', () => {
     const ja = new I18n(testEngine().kinds, undefined, ['ja']);
-    expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）');
+    expect(ja.t('battleLost', { kind: ja.kind('lieutenant_colonel'), square: 'c5' })).toBe('あなたの中佐は負けました（c5）。');
     expect(ja.t('battleBoth', { kind: ja.kind('captain'), square: 'b5' })).toMatch(/^あなたの大尉は相手の駒と相打ち/);
     const ko = new I18n(testEngine().kinds, undefined, ['ko']);
-    expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5)');
+    expect(ko.t('battleLost', { kind: ko.kind('lieutenant_colonel'), square: 'c5' })).toBe('내 중령 말이 졌습니다(c5).');
     expect(ko.t('battleBoth', { kind: ko.kind('captain'), square: 'b5' })).toMatch(/상대 말/);
   });
 });
