@@ -86,11 +86,15 @@ function paintCoordinates(ctx: CanvasRenderingContext2D, px: (x: number) => numb
   ctx.font = `600 ${Math.round(0.26 * BOARD_PX)}px system-ui, sans-serif`;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
+  const size = Math.round(0.26 * BOARD_PX);
   const label = (text: string, x: number, z: number, turned: boolean): void => {
     ctx.save();
     ctx.translate(px(x), pz(z));
     if (turned) ctx.rotate(Math.PI);
     ctx.fillText(text, 0, 0);
+    // Read from the other side, a turned 6 is a 9: underlined, as on cards and dice, each says
+    // which way up it stands.
+    if (text === '6' || text === '9') ctx.fillRect(-size * 0.22, size * 0.42, size * 0.44, size * 0.07);
     ctx.restore();
   };
   const inset = MARGIN / 2;
