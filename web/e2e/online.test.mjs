@@ -39,9 +39,20 @@ async function roomWithFriend(base = server.url) {
   const guest = await openOnlinePage(browser, url);
   await guest.waitForSelector('[data-focus-key="online-join"]');
   assert.match(await guest.textContent('.panel'), /You will play Gote/);
+  // Every line the host's page shows about the friend from now on.
+  await host.evaluate(() => {
+    window.presenceShown = [];
+    new MutationObserver(() => {
+      const line = document.querySelector('[data-presence]')?.textContent;
+      if (line !== undefined && window.presenceShown.at(-1) !== line) window.presenceShown.push(line);
+    }).observe(document.body, { childList: true, subtree: true, characterData: true });
+  });
   await guest.click('[data-focus-key="online-join"]');
   await waitPhase(guest, ['setup']);
   await host.waitForSelector('[data-presence="connected"]');
+  // Arriving is never shown as a friend who left.
+  const shown = await host.evaluate(() => window.presenceShown);
+  assert.ok(!shown.some((l) => /disconnected/.test(l)), shown.join(' | '));
   return { host, guest, url };
 }
 

@@ -227,6 +227,7 @@ export const en = {
   onlineOpponentConnected: 'Your friend is here.',
   onlineOpponentAway: 'Your friend is disconnected; the game waits for their return.',
   onlineOpponentAwayYourMove: 'Your friend is disconnected. You can still move: they will see your move when they come back.',
+  onlineOpponentArriving: 'Your friend has joined; their page is connecting…',
   onlineYouPlay: 'You play {side}.',
   onlineSetupTitle: 'Arrange your pieces ({side})',
   onlineSetupHint:

@@ -228,6 +228,7 @@ export const ja: Catalogue = {
   onlineOpponentConnected: '友達が来ています。',
   onlineOpponentAway: '友達の接続が切れています。友達が戻るまで、対局はこのまま止まっています。',
   onlineOpponentAwayYourMove: '友達の接続が切れています。このまま指せます。指した手は友達が戻ったときに届きます。',
+  onlineOpponentArriving: '友達が参加しました。接続を待っています…',
   onlineYouPlay: 'あなたは{side}です。',
   onlineSetupTitle: '駒を並べてください（{side}）',
   onlineSetupHint: '自分のマスを 2 つ続けて押すと駒が入れ替わります。2 人とも決定すると対局が始まります。',

@@ -227,6 +227,7 @@ export const ko: Catalogue = {
   onlineOpponentConnected: '친구가 들어와 있습니다.',
   onlineOpponentAway: '친구의 연결이 끊겼습니다. 친구가 돌아올 때까지 게임은 멈춰 있습니다.',
   onlineOpponentAwayYourMove: '친구의 연결이 끊겼습니다. 그대로 둘 수 있으며, 둔 수는 친구가 돌아오면 전해집니다.',
+  onlineOpponentArriving: '친구가 참가했습니다. 연결을 기다리는 중입니다…',
   onlineYouPlay: '나는 {side}입니다.',
   onlineSetupTitle: '말을 배치하세요({side})',
   onlineSetupHint: '내 칸 두 개를 연달아 누르면 두 말의 자리가 바뀝니다. 두 사람이 모두 확정하면 게임이 시작됩니다.',

@@ -69,10 +69,12 @@ describe('RoomClient', () => {
     s.open();
     s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
     s.receive({ t: 'joined', v: 2 });
-    // Seated, but its page is not connected yet: `presence` says when it is.
+    // Seated, but its page is not connected yet: `presence` says when it is. Arriving, not gone.
     expect(client.state?.opponent).toBe('away');
+    expect(client.state?.arriving).toBe(true);
     s.receive({ t: 'presence', opponent: 'connected' });
     expect(client.state?.opponent).toBe('connected');
+    expect(client.state?.arriving).toBe(false);
     s.receive({ t: 'ready', v: 3, who: 'opponent', ready: true });
     expect(client.state?.opponentReady).toBe(true);
     s.receive({ t: 'ready', v: 3, who: 'opponent', ready: false });

@@ -49,6 +49,8 @@ export interface RoomState {
   readonly game: number;
   readonly side: Side;
   readonly opponent: Presence;
+  /** The friend has just taken the seat and their page is not connected yet (`joined`, no `presence` since). */
+  readonly arriving: boolean;
   readonly youReady: boolean;
   readonly opponentReady: boolean;
   /** The arrangement the server holds for this seat (arranging, ready). */
@@ -138,6 +140,7 @@ function fromSync(room: RoomSync): RoomState {
     game: room.game,
     side: room.side,
     opponent: room.opponent,
+    arriving: false,
     youReady: room.you_ready,
     opponentReady: room.opponent_ready,
     held: room.setup?.pieces ?? null,
@@ -171,7 +174,7 @@ export function applyEvent(s: RoomState, e: RoomEvent, sent: Arrangement | null)
       };
     case 'joined':
       // Seated, not yet connected: `presence` says when the friend's page is here.
-      return { ...s, opponent: s.opponent === 'none' ? 'away' : s.opponent };
+      return s.opponent === 'none' ? { ...s, opponent: 'away', arriving: true } : s;
     case 'ready':
       if (e.who === 'opponent') return { ...s, opponentReady: e.ready };
       return { ...s, youReady: e.ready, held: e.ready ? sent ?? s.held : null };
@@ -434,7 +437,7 @@ export class RoomClient {
       case 'presence':
         if (this.room !== null) {
           const cpuOffer = m.opponent === 'connected' ? null : this.room.cpuOffer;
-          this.room = { ...this.room, opponent: m.opponent, cpuOffer };
+          this.room = { ...this.room, opponent: m.opponent, arriving: false, cpuOffer };
         }
         break;
       case 'cpu_offer':

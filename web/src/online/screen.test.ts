@@ -103,6 +103,16 @@ describe('announce', () => {
     match.dispose();
   });
 
+  it('tells the player arranging that the friend has confirmed, once', async () => {
+    const { match, socket, said, kit, en } = await connected({ ...ROOM_SYNC, opponent: 'connected' }, 1);
+    said.length = 0;
+    socket.receive({ t: 'ready', v: 2, who: 'opponent', ready: true });
+    announce(match, kit);
+    announce(match, kit);
+    expect(said).toEqual([en.t('onlineFriendReady')]);
+    match.dispose();
+  });
+
   it('after the game, a friend gone is only gone: nothing waits for them', async () => {
     const { match, socket, said, kit, en } = await playing();
     vi.useFakeTimers();

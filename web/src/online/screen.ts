@@ -67,6 +67,8 @@ interface Told {
   inviting: boolean;
   /** This seat has asked for the next game. */
   rematchSent: boolean;
+  /** The friend has confirmed their arrangement (arranging). */
+  friendReady: boolean;
 }
 
 const told = new WeakMap<OnlineMatch, Told>();
@@ -129,6 +131,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     held: false,
     inviting: false,
     rematchSent: false,
+    friendReady: false,
   };
   const now: Told = {
     connection: match.connection?.kind ?? null,
@@ -142,6 +145,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     held: s !== null && s.phase === 'arranging' && s.held !== null,
     inviting: s !== null && s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging',
     rematchSent: s?.rematch.you === true && s.rematch.opponent !== true,
+    friendReady: s !== null && s.phase === 'arranging' && s.opponentReady,
   };
   // What a sighted player sees come and a blind one must be told: the URL to send, the
   // arrangement confirmed, the game begun and whose move it is, the next game asked for.
@@ -151,6 +155,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
   }
   if (now.rematchSent && !before.rematchSent) lines.push(t.t('onlineRematchSent'));
+  if (now.friendReady && !before.friendReady) lines.push(t.t('onlineFriendReady'));
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
   if (now.connection !== before.connection) {
@@ -417,7 +422,9 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
         ? t.t('onlineOpponentNone')
         : s.opponent === 'connected'
           ? t.t('onlineOpponentConnected')
-          : awayText(t, match);
+          : s.arriving
+            ? t.t('onlineOpponentArriving')
+            : awayText(t, match);
   return h(
     'div',
     // Not a live region: it is drawn anew at each redraw; `announce` says what changes.
