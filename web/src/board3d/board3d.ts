@@ -31,7 +31,7 @@ import {
   WebGLRenderer,
 } from 'three';
 import { Animator, FrameWatch, easeInOut } from './animator';
-import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, POLAR, applyShift, azimuthOf, directionOf, frame } from './camera';
+import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, applyShift, azimuthOf, directionOf, frame, presetPolar } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
 import { Orbit } from './orbit';
@@ -476,8 +476,17 @@ export class Board3D {
   resize(): void {
     if (this.disposed) return;
     const before = this.fit;
+    const polarBefore = presetPolar(this.view, this.camera.aspect);
     this.sizeCanvas();
     const offset = this.camera.position.clone().sub(this.controls.target);
+    // A frame that turned narrow (or wide) has a steeper (or lower) preset: the camera tilts by
+    // the difference, keeping whatever turn the player gave it.
+    const tilt = presetPolar(this.view, this.camera.aspect) - polarBefore;
+    if (tilt !== 0) {
+      const turned = new Spherical().setFromVector3(offset);
+      turned.phi = Math.min(MAX_POLAR, Math.max(this.controls.minPolar, turned.phi + tilt));
+      offset.setFromSpherical(turned);
+    }
     const framing = this.preset();
     this.fit = framing.distance;
     this.applyLimits();
@@ -661,7 +670,7 @@ export class Board3D {
   }
 
   private preset(): Framing {
-    return frame(directionOf(POLAR[this.view], azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
+    return frame(directionOf(presetPolar(this.view, this.camera.aspect), azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
   }
 
   private applyLimits(): void {
@@ -680,7 +689,7 @@ export class Board3D {
     applyShift(this.camera, this.shift);
     this.controls.target.copy(framing.target);
     this.camera.position
-      .copy(directionOf(POLAR[this.view], azimuthOf(this.viewer)))
+      .copy(directionOf(presetPolar(this.view, this.camera.aspect), azimuthOf(this.viewer)))
       .multiplyScalar(this.fit)
       .add(framing.target);
     this.camera.up.set(0, 1, 0);
@@ -698,7 +707,7 @@ export class Board3D {
     this.applyLimits();
     // The limit on looking down holds once the camera has come up from the top view.
     this.controls.minPolar = 0;
-    const endPhi = POLAR[this.view];
+    const endPhi = presetPolar(this.view, this.camera.aspect);
     const endTheta = azimuthOf(this.viewer);
     let dTheta = endTheta - start.theta;
     dTheta = Math.atan2(Math.sin(dTheta), Math.cos(dTheta));

@@ -10,6 +10,19 @@ export const POLAR: Record<ViewMode, number> = {
   top: 0.0005,
 };
 
+/**
+ * The diagonal view's polar angle on a frame no wider than tall (a phone held upright), steeper
+ * than `POLAR.diagonal`: from the lower angle the far rows were about 31 × 19 px squares on a
+ * 390 px screen, half hidden by the pieces standing in front, and a tap meant for one landed on
+ * the piece before it.
+ */
+export const NARROW_DIAGONAL_POLAR = 0.6;
+
+/** Polar angle of `view`'s preset on a frame of `aspect` (width / height). */
+export function presetPolar(view: ViewMode, aspect: number): number {
+  return view === 'diagonal' && aspect <= 1.05 ? NARROW_DIAGONAL_POLAR : POLAR[view];
+}
+
 /** Highest the user may orbit the camera in the diagonal view (radians from straight up). */
 export const MIN_DIAGONAL_POLAR = 0.3;
 
