@@ -505,6 +505,10 @@ describe('play a friend by URL', () => {
       // … until the connection is back: then the warning goes, and the move can be played again.
       await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
       await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
+      // The piece stayed chosen: pressing the destination again plays the move.
+      await mover.click(`.cell[data-square="${to}"]`);
+      await waitPhase(mover, ['moved', 'over']);
+      plies += 1;
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
         // Said once when it was lost (the count-down itself is not read out), and once when back.
@@ -545,6 +549,10 @@ describe('a server stopped for a restart', () => {
       // … until the connection is back: then the warning goes, and the move can be played again.
       await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
       await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
+      // The piece stayed chosen: pressing the destination again plays the move.
+      await mover.click(`.cell[data-square="${to}"]`);
+      await waitPhase(mover, ['moved', 'over']);
+      plies += 1;
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
         assert.match(await page.textContent('.online-status'), /Connected/);

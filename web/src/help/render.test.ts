@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CATALOGUES, LANGS } from '../i18n';
 import { helpContent } from './content';
-import { renderHelp } from './render';
+import { keepCounted, renderHelp } from './render';
 import type { HelpDocument } from './types';
 
 /** A text node: text only. */
@@ -257,5 +257,13 @@ describe('help sources', () => {
     const notes = LANGS.map((lang) => CATALOGUES[lang].helpNewTab);
     for (const n of notes) expect(n).toContain('{link}');
     expect(new Set(notes).size).toBe(LANGS.length);
+  });
+});
+
+describe('keepCounted', () => {
+  it('keeps a number with the Japanese or Korean counter after it, and leaves other spaces', () => {
+    expect(keepCounted('6 種類の駒、100 手で引き分け')).toBe('6\u00a0種類の駒、100\u00a0手で引き分け');
+    expect(keepCounted('말 23 개')).toBe('말 23\u00a0개');
+    expect(keepCounted('6 kinds in 2 rows')).toBe('6 kinds in 2 rows');
   });
 });

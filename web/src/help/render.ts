@@ -69,8 +69,16 @@ function make<K extends keyof HTMLElementTagNameMap>(
   text?: string,
 ): HTMLElementTagNameMap[K] {
   const node = d.createElement(tag);
-  if (text !== undefined) node.textContent = text;
+  if (text !== undefined) node.textContent = keepCounted(text);
   return node;
+}
+
+/**
+ * Joins a number to the Japanese or Korean counter after it ("6 種類", "100 手", "23 개") with a
+ * no-break space: a line broken between them reads as two words.
+ */
+export function keepCounted(text: string): string {
+  return text.replace(/(\d) (?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])/gu, '$1\u00a0');
 }
 
 function tocList(d: Document, sections: readonly HelpSection[]): HTMLOListElement {

@@ -239,6 +239,8 @@ export const en = {
   onlineWaitingTitle: 'Arrangement confirmed',
   onlineQueued: 'Not connected: your arrangement goes to the server as soon as the connection is back. Until then you can still take it back.',
   onlineWaitingHint: 'The game starts as soon as your friend confirms theirs. Until then you may still change yours.',
+  /** The same before the friend has come. */
+  onlineWaitingHintNoFriend: 'The game starts once your friend has joined and confirmed theirs. Until then you may still change yours.',
   onlineFriendReady: 'Your friend has confirmed their arrangement.',
   onlineFriendArranging: 'Your friend is still arranging.',
   onlineRearrange: 'Re-arrange',

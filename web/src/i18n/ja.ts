@@ -239,6 +239,8 @@ export const ja: Catalogue = {
   onlineWaitingTitle: '並べ方を決定しました',
   onlineQueued: '接続が切れています。並べ方は接続が戻りしだい送られます。それまでは並べ直しもできます。',
   onlineWaitingHint: '友達が並べ方を決定するとすぐに始まります。それまでは並べ直せます。',
+  /** The same before the friend has come. */
+  onlineWaitingHintNoFriend: '友達が参加して並べ方を決定すると始まります。それまでは並べ直せます。',
   onlineFriendReady: '友達は並べ方を決定しました。',
   onlineFriendArranging: '友達はまだ駒を並べています。',
   onlineRearrange: '並べ直す',

@@ -238,6 +238,8 @@ export const ko: Catalogue = {
   onlineWaitingTitle: '배치를 확정했습니다',
   onlineQueued: '연결이 끊겨 있습니다. 배치는 연결이 돌아오는 대로 보내집니다. 그 전까지는 다시 배치할 수도 있습니다.',
   onlineWaitingHint: '친구가 배치를 확정하면 바로 시작합니다. 그때까지는 다시 배치할 수 있습니다.',
+  /** The same before the friend has come. */
+  onlineWaitingHintNoFriend: '친구가 참가해 배치를 확정하면 시작합니다. 그때까지는 다시 배치할 수 있습니다.',
   onlineFriendReady: '친구가 배치를 확정했습니다.',
   onlineFriendArranging: '친구는 아직 배치하는 중입니다.',
   onlineRearrange: '다시 배치하기',

@@ -5,9 +5,10 @@
  */
 import type { PanelKit } from '../app';
 import type { Mode } from '../modes';
-import type { I18n } from '../i18n';
+import type { I18n, MessageKey } from '../i18n';
 import type { Match } from '../state/match';
 import { button, h } from '../ui/dom';
+import type { RoomState } from './client';
 import type { OnlineMatch } from './match';
 
 /** The CPU mode to switch to ("play the CPU without waiting", the 2-minute offer), if any. */
@@ -150,7 +151,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   // What a sighted player sees come and a blind one must be told: the URL to send, the
   // arrangement confirmed, the game begun and whose move it is, the next game asked for.
   if (now.inviting && !before.inviting) lines.push(t.t('onlineShareTitle'));
-  if (now.held && !before.held) lines.push(t.t('onlineWaitingTitle'), t.t('onlineWaitingHint'));
+  if (now.held && !before.held) lines.push(t.t('onlineWaitingTitle'), t.t(waitingHint(s)));
   if (s !== null && before.phase === 'arranging' && now.phase === 'playing' && moves.length === 0) {
     lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
   }
@@ -188,6 +189,11 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   if (now.rematchAsked && !before.rematchAsked) lines.push(t.t('onlineRematchAsked'));
   told.set(match, now);
   if (lines.length > 0) kit.say(t.sentences(lines));
+}
+
+/** What the player whose arrangement is held waits for: the friend's, or first the friend. */
+function waitingHint(s: RoomState | null): MessageKey {
+  return s?.opponent === 'none' ? 'onlineWaitingHintNoFriend' : 'onlineWaitingHint';
 }
 
 /** Why a room could not be created, looked at or joined: the network, a busy server, or its code. */
@@ -315,7 +321,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       } else {
         out.push(
           h('h2', { text: t.t('onlineWaitingTitle') }),
-          h('p', { class: 'hint', text: t.t('onlineWaitingHint') }),
+          h('p', { class: 'hint', text: t.t(waitingHint(s)) }),
           match.queued ? msg(t.t('onlineQueued'), 'warn') : null,
           // A friend who has not come yet is not arranging: the line on who is here says so.
           s.opponent === 'none' ? null : msg(t.t(s.opponentReady ? 'onlineFriendReady' : 'onlineFriendArranging')),
