@@ -776,13 +776,15 @@ export class App {
     // holding it is a screen below, so the strip carries it too, while arranging as well.
     // A friend room's trouble (the connection lost, the friend away, the offer of the CPU) is
     // news the player must not miss below the board either.
+    const orHint = (notices: string[], hint: MessageKey): string[] => (notices.length > 0 ? notices : [this.i18n.t(hint)]);
     const trouble = (): string[] =>
       texts('[data-connection="waiting"] > p:first-child, [data-connection="stopped"] > p:first-child, [data-presence="away"], .online-offer > p:first-child');
     const lines =
       match === null || match.viewer === null
         ? []
         : match.phase.kind === 'setup'
-          ? [...texts('[data-notice]'), ...trouble()]
+          ? // What to do now, and how to finish: the panel saying so is a screen below the board.
+            [...texts('h2:not(.online-title)').slice(0, 1), ...orHint(texts('[data-notice]'), 'setupStripHint'), ...trouble()]
           : match.phase.kind === 'over'
             ? texts('.result-verdict, .result-text')
             : [...texts('h2:not(.online-title)').slice(0, 1), ...trouble(), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li')];

@@ -42,6 +42,8 @@ export const en = {
   setupTitle: '{side}: arrange your pieces',
   setupHint:
     'Press two of your squares one after the other to swap their pieces. Mines and the flag may not stand on an entrance; the flag may not stand on the back row.',
+  /** On a phone's status strip while arranging: the panel with the button is below the board. */
+  setupStripHint: 'When your pieces stand as you want them, confirm the arrangement with the button below the board.',
   rearrange: 'Re-arrange automatically',
   mirror: 'Mirror left–right',
   previous: 'Previous arrangement',

@@ -42,6 +42,8 @@ export const ja: Catalogue = {
   setupTitle: '{side}：駒を並べてください',
   setupHint:
     '自分のマスを 2 つ続けて押すと、その 2 枚が入れ替わります。地雷と軍旗は突入口に置けず、軍旗は最後列にも置けません。',
+  /** On a phone's status strip while arranging: the panel with the button is below the board. */
+  setupStripHint: '並べ終えたら、盤の下のボタンで並べ方を決定します。',
   rearrange: 'おまかせで並べ直す',
   mirror: '左右反転',
   previous: '前回の並べ方',

@@ -42,6 +42,8 @@ export const ko: Catalogue = {
   setupTitle: '{side}: 말을 배치하세요',
   setupHint:
     '내 칸 두 개를 연달아 누르면 두 말의 자리가 바뀝니다. 지뢰와 군기는 돌입구에 둘 수 없고, 군기는 맨 뒷줄에도 둘 수 없습니다.',
+  /** On a phone's status strip while arranging: the panel with the button is below the board. */
+  setupStripHint: '배치를 마치면 게임판 아래의 버튼으로 배치를 확정합니다.',
   rearrange: '자동 배치',
   mirror: '좌우 반전',
   previous: '지난번 배치',
