@@ -323,6 +323,11 @@ describe('playing the CPU', () => {
       await page.click('[data-focus-key="resign"]');
       assert.equal(await phase(page), 'over');
       assert.deepEqual((await strip()).map((l) => l.text), ['You lost.', 'Gote wins: Sente resigned.']);
+      // Pressed in the panel a screen below, the end brings the board, every piece face up, back into view.
+      await page.waitForFunction(() => {
+        const r = document.querySelector('.grid').getBoundingClientRect();
+        return r.top >= -1 && r.top < innerHeight / 2;
+      });
     }
     // On a wide screen the panel beside the board says it all: no strip.
     await page.setViewportSize({ width: 1280, height: 900 });

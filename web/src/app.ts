@@ -680,6 +680,9 @@ export class App {
       this.boardShownForPlay = true;
       this.showBoard();
     }
+    // The end: every piece turns face up on the board, and on a phone the strip under it says
+    // the result; a resignation was pressed in the panel, a screen below.
+    if (match !== null && phaseChanged && kind === 'over' && !wasOver) this.showBoard();
     // A friend room's first call to act (the URL to send, the button to join) is in the panel,
     // on a phone a screen below the board: brought into view once, when it comes.
     const call = this.callToAct();
