@@ -77,6 +77,23 @@ async function nextMover(a, b, timeout = 20_000) {
   throw new Error('neither player got the turn');
 }
 
+/** With the server down, the player to move tries a move: it does not go out, and the page says so. */
+async function moveWhileDown(host, guest) {
+  const mover = await nextMover(host, guest);
+  assert.ok(mover !== null, 'the game is on');
+  const [[from, to]] = await mover.evaluate(() => window.gunjinTest.legalMoves());
+  await mover.click(`.cell[data-square="${from}"]`);
+  await mover.click(`.cell[data-square="${to}"]`);
+  assert.match(await mover.textContent('[data-notice]'), /the move was not sent/);
+  return { mover, to };
+}
+
+/** Once the connection is back, the warning that the move was not sent goes. */
+async function warningGoesWhenBack(mover) {
+  await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
+  await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
+}
+
 /** Keeps everything the page's live region says from now on, in `window.liveSaid`. */
 async function recordLive(page) {
   await page.evaluate(() => {
@@ -494,17 +511,9 @@ describe('play a friend by URL', () => {
         await page.waitForSelector('[data-connection="waiting"]');
         assert.match(await page.textContent('.online-status'), /Connection lost: retrying in \d+ s/);
       }
-      // A move tried meanwhile does not go out, and says so …
-      const mover = await nextMover(host, guest);
-      assert.ok(mover !== null, 'the game is on');
-      const [[from, to]] = await mover.evaluate(() => window.gunjinTest.legalMoves());
-      await mover.click(`.cell[data-square="${from}"]`);
-      await mover.click(`.cell[data-square="${to}"]`);
-      assert.match(await mover.textContent('[data-notice]'), /the move was not sent/);
+      const { mover, to } = await moveWhileDown(host, guest);
       await own.start();
-      // … until the connection is back: then the warning goes, and the move can be played again.
-      await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
-      await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
+      await warningGoesWhenBack(mover);
       // The piece stayed chosen: pressing the destination again plays the move.
       await mover.click(`.cell[data-square="${to}"]`);
       await waitPhase(mover, ['moved', 'over']);
@@ -538,17 +547,9 @@ describe('a server stopped for a restart', () => {
         await page.waitForSelector('[data-connection="waiting"]');
         assert.match(await page.textContent('.online-status'), /The server is restarting: reconnecting in \d+ s/);
       }
-      // A move tried meanwhile does not go out, and says so …
-      const mover = await nextMover(host, guest);
-      assert.ok(mover !== null, 'the game is on');
-      const [[from, to]] = await mover.evaluate(() => window.gunjinTest.legalMoves());
-      await mover.click(`.cell[data-square="${from}"]`);
-      await mover.click(`.cell[data-square="${to}"]`);
-      assert.match(await mover.textContent('[data-notice]'), /the move was not sent/);
+      const { mover, to } = await moveWhileDown(host, guest);
       await own.start();
-      // … until the connection is back: then the warning goes, and the move can be played again.
-      await mover.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
-      await mover.waitForFunction(() => document.querySelector('[data-notice]')?.textContent === '');
+      await warningGoesWhenBack(mover);
       // The piece stayed chosen: let go of it, and the game goes on as before.
       await mover.keyboard.press('Escape');
       for (const page of [host, guest]) {

@@ -149,22 +149,20 @@ describe('OnlineMatch', () => {
     second.dispose();
   });
 
-  it('a page whose seat another tab took sends no move and says why: the seat went elsewhere, not the network', async () => {
+  /** A host's match connected to a game sente is to move in, with `pieces` and `legal` moves. */
+  async function sentesTurn(pieces: object, legal: [string, string][]) {
     const h = harness();
     const m = newMatch(h, null);
     await flush();
     const s = h.sockets[0]!;
     s.open();
-    const view = {
-      side: 'sente',
-      to_move: 'sente',
-      plies_without_battle: 0,
-      status: { state: 'ongoing' },
-      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } },
-      removed: { own: [], enemy_count: 0 },
-      history: [],
-    };
-    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [['b3', 'b4'], ['b3', 'c3']] } });
+    const view = { side: 'sente', to_move: 'sente', plies_without_battle: 0, status: { state: 'ongoing' }, pieces, removed: { own: [], enemy_count: 0 }, history: [] };
+    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal } });
+    return { h, m, s };
+  }
+
+  it('a page whose seat another tab took sends no move and says why: the seat went elsewhere, not the network', async () => {
+    const { m, s } = await sentesTurn({ b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } }, [['b3', 'b4'], ['b3', 'c3']]);
     m.press('b3');
     s.receive({ t: 'error', code: 'replaced' });
     expect(m.press('c3')).toEqual({ type: 'unsent', why: 'replaced' });
@@ -174,21 +172,10 @@ describe('OnlineMatch', () => {
   });
 
   it('plays from the legal list: select, destinations, move sent; the confirmation is the moved event', async () => {
-    const h = harness();
-    const m = newMatch(h, null);
-    await flush();
-    const s = h.sockets[0]!;
-    s.open();
-    const view = {
-      side: 'sente',
-      to_move: 'sente',
-      plies_without_battle: 0,
-      status: { state: 'ongoing' },
-      pieces: { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' }, a3: { side: 'sente', kind: 'spy' } },
-      removed: { own: [], enemy_count: 0 },
-      history: [],
-    };
-    s.receive({ t: 'sync', v: 5, room: { ...ROOM_SYNC, phase: 'playing', opponent: 'connected', view, legal: [['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']] } });
+    const { h, m, s } = await sentesTurn(
+      { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' }, a3: { side: 'sente', kind: 'spy' } },
+      [['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']],
+    );
     expect(m.phase.kind).toBe('turn');
     expect(m.legalMoves()).toEqual([['b3', 'b4'], ['b3', 'c3'], ['a3', 'a4']]);
     expect(m.press('b3')).toEqual({ type: 'selected', square: 'b3', destinations: { moves: ['c3'], attacks: ['b4'] } });
