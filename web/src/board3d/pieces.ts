@@ -45,13 +45,14 @@ export type PieceTint = 'selected' | 'attack' | 'last';
 /**
  * How each highlight colours a piece: `mix` moves the wood's colour towards the highlight's,
  * `glow` adds light, of the highlight's colour or (`own`) of the wood's own. A red target must
- * read as red on the pale wood too, where a glow alone only pales it. The piece of the last move
- * only lights up in its own colour: orange would wash the vermilion out towards the plain wood,
- * and whose piece it is matters more than the move.
+ * read as red on the pale wood too, where a glow alone only pales it, but keep enough of its own
+ * wood not to pass for one of the player's own vermilion pieces (as two thirds of red made it).
+ * The piece of the last move only lights up in its own colour: orange would wash the vermilion
+ * out towards the plain wood, and whose piece it is matters more than the move.
  */
 const TINTS: Record<PieceTint, { mix: number; glow: number; own?: true }> = {
   selected: { mix: 0.5, glow: 0.35 },
-  attack: { mix: 0.65, glow: 0.25 },
+  attack: { mix: 0.35, glow: 0.35 },
   last: { mix: 0, glow: 0.4, own: true },
 };
 
