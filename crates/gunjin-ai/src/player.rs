@@ -96,7 +96,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
-                spare_top_officers: true,
+                spare_top_officers: false,
                 spare_lost_battles: true,
                 hq_check: true,
                 battle_worth: false,
