@@ -25,7 +25,7 @@ import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, SetupDraftStore, type SetupDraft, type SetupEvent, type SetupState } from './state/setup';
-import { button, h } from './ui/dom';
+import { button, h, sideBadge } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
 import { cueFor, heardOf, Sounds, type Heard } from './ui/sound';
@@ -1132,11 +1132,11 @@ export class App {
     const p = match.phase;
     const side = t.side(p.side);
     const out: Node[] = [];
-    const sideBadge = h('span', { class: `side-badge side-${p.side}`, text: side });
+    const badge = sideBadge(p.side, side);
     switch (p.kind) {
       case 'setup-curtain':
       case 'turn-curtain':
-        out.push(h('h2', {}, sideBadge), h('p', { class: 'hint', text: t.t('curtainFirst') }));
+        out.push(h('h2', {}, badge), h('p', { class: 'hint', text: t.t('curtainFirst') }));
         break;
       case 'setup': {
         const s = p.setup;
@@ -1160,15 +1160,15 @@ export class App {
           const failed = p.note === 'cpuFailed';
           // Whose move it is while the CPU thinks: the CPU's, under its side's badge.
           const cpuSide = t.side(opponent(p.side));
-          const cpuBadge = h('span', { class: `side-badge side-${opponent(p.side)}`, text: cpuSide });
+          const cpuBadge = sideBadge(opponent(p.side), cpuSide);
           out.push(
-            p.note === 'cpuThinking' ? h('h2', {}, ...withBadge(t.t('cpuTurnTitle', { side: cpuSide }), cpuSide, cpuBadge)) : h('h2', {}, sideBadge),
+            p.note === 'cpuThinking' ? h('h2', {}, ...withBadge(t.t('cpuTurnTitle', { side: cpuSide }), cpuSide, cpuBadge)) : h('h2', {}, badge),
             h('p', { class: failed ? 'thinking failed' : 'thinking', text: t.t(p.note), attrs: { 'data-waiting': '' } }),
           );
         } else {
           out.push(
             // Against the CPU the page has one player: "your move", under the side's badge.
-            h('h2', {}, ...withBadge(t.t(p.kind === 'moved' ? 'movedTitle' : this.mode?.id === 'local' ? 'turnTitle' : 'yourTurnTitle', { side }), side, sideBadge)),
+            h('h2', {}, ...withBadge(t.t(p.kind === 'moved' ? 'movedTitle' : this.mode?.id === 'local' ? 'turnTitle' : 'yourTurnTitle', { side }), side, badge)),
             h('p', { class: 'hint', text: t.t(p.kind === 'turn' ? 'turnHint' : 'movedHint') }),
             this.noticeEl(),
           );
@@ -1396,7 +1396,7 @@ export class App {
       'div',
       { class: 'removed' },
       // The side follows the title: before it, "Gote: enemy pieces removed" read as Gote's catch.
-      h('h3', {}, title, ' ', h('span', { class: `side-badge side-${side}`, text: t.side(side) })),
+      h('h3', {}, title, ' ', sideBadge(side, t.side(side))),
       h('p', { text: this.kindList(kinds) }),
     );
   }

@@ -7,7 +7,7 @@ import type { PanelKit } from '../app';
 import type { Mode } from '../modes';
 import type { I18n, MessageKey } from '../i18n';
 import type { Match } from '../state/match';
-import { button, h } from '../ui/dom';
+import { button, h, sideBadge } from '../ui/dom';
 import type { RoomState } from './client';
 import type { OnlineMatch } from './match';
 
@@ -261,7 +261,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     return [...out, footer];
   }
   const side = t.side(s.side);
-  const badge = h('span', { class: `side-badge side-${s.side}`, text: side });
+  const badge = sideBadge(s.side, side);
   const connected = match.connection?.kind === 'open';
   const cpu = cpuMode(kit.modes);
   // Leaving for the CPU while arranging keeps the arrangement made so far (or the one sent).

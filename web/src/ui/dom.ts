@@ -33,3 +33,8 @@ export function button(label: string, onClick: () => void, opts: { key?: string;
   b.addEventListener('click', onClick);
   return b;
 }
+
+/** A side's coloured name tag (sente's vermilion, gote's pale wood), as headings show whose it is. */
+export function sideBadge(side: 'sente' | 'gote', name: string): HTMLSpanElement {
+  return h('span', { class: `side-badge side-${side}`, text: name });
+}
