@@ -175,7 +175,7 @@ export const ja: Catalogue = {
   levelAdvanced: '上級',
   modeCpuBeginner: 'CPU と対戦：初級',
   modeCpuBeginnerDesc:
-    'あなたが先手（朱の駒）です。ときどき隙を見せるやさしい相手です。CPU にはあなたの駒が見えていません。どう動いたか、戦いがどう終わったかを手がかりに読んできます。',
+    'あなたが先手（朱の駒）です。時々隙を見せるやさしい相手です。CPU にはあなたの駒が見えていません。どう動いたか、戦いがどう終わったかを手がかりに読んできます。',
   modeCpuIntermediate: 'CPU と対戦：中級',
   modeCpuIntermediateDesc: 'あなたが先手（朱の駒）です。CPU はあなたの駒の正体をいくつも想定してから指します。',
   modeCpuAdvanced: 'CPU と対戦：上級',
