@@ -26,7 +26,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'The river can only be crossed at two bridges, on columns b and e: a bridge links b4 with b5 and e4 with e5 directly, and is not a square itself. The four squares at the ends of the bridges, b4, e4, b5 and e5, are called the entrances.',
+              text: 'Every piece but the plane crosses the river only at the two bridges, on columns b and e: a bridge links b4 with b5 and e4 with e5 directly, and is not a square itself. The four squares at the ends of the bridges, b4, e4, b5 and e5, are called the entrances.',
             },
             {
               kind: 'p',
@@ -60,9 +60,9 @@ export const helpEn: HelpDocument = {
                 ['Captain (大尉)', '2', 'one square up, down, left or right'],
                 ['Lieutenant (中尉)', '2', 'one square up, down, left or right'],
                 ['Second lieutenant (少尉)', '2', 'one square up, down, left or right'],
-                ['Cavalry (騎兵)', '1', 'one square orthogonally, or two squares straight ahead'],
+                ['Cavalry (騎兵)', '1', 'one square up, down, left or right, or two squares straight ahead'],
                 ['Engineer (工兵)', '2', 'any distance in a straight line forwards, backwards or sideways, never past another piece'],
-                ['Tank (タンク)', '2', 'one square orthogonally, or two squares straight ahead'],
+                ['Tank (タンク)', '2', 'one square up, down, left or right, or two squares straight ahead'],
                 [
                   'Plane (飛行機)',
                   '2',
@@ -152,7 +152,7 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'Two pieces of the same kind are both removed.',
-                'The spy is the weakest piece but beats the general, whether it attacks or is attacked. The general beats every other mobile piece.',
+                'The spy is the weakest piece but beats the general, whether it attacks or is attacked. The general beats every mobile piece of another kind but the spy.',
                 'The tank beats the engineer. Some sources rule the other way; this site follows the tank (see “Rule choices on this site”).',
               ],
             },
@@ -174,8 +174,9 @@ export const helpEn: HelpDocument = {
             {
               kind: 'ul',
               items: [
-                'If the piece behind would beat the attacker, the attacker is removed.',
+                'The piece behind and the attacker are compared by the usual battle table. If the piece behind would win, the attacker is removed.',
                 'If the attacker would win, only the flag is removed and the attacker moves onto its square.',
+                'The spy follows the same table: a spy attacking a flag with the general behind it wins, and the flag is removed.',
                 'If the attacker is the same kind as the piece behind, the flag and the attacker are removed.',
                 'In every case the piece behind stays where it is and is never removed by this battle.',
                 'If a mine is behind, the flag fights like a mine: a plane or engineer takes the flag, anything else is removed together with the flag. The mine behind stays on the board and is not used up.',
@@ -195,7 +196,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'The page shows your own pieces with their names; enemy pieces stay blank until the game is over.',
+              text: 'The page shows your own pieces with their names; enemy pieces show only a “?” until the game is over.',
             },
           ],
         },

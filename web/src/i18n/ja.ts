@@ -41,7 +41,7 @@ export const ja: Catalogue = {
 
   setupTitle: '{side}：駒を並べてください',
   setupHint:
-    '自分のマスを 2 つ続けて押すと、その 2 枚が入れ替わります。地雷と軍旗は突入口に置けず、軍旗は最後列にも置けません。',
+    '自分のマスを 2 つ続けて押すと、その 2 枚が入れ替わります。置けない場所：突入口には地雷と軍旗、最後列には軍旗。',
   /** On a phone's status strip while arranging: the panel with the button is below the board. */
   setupStripHint: '並べ終えたら、盤の下のボタンで並べ方を決定します。',
   rearrange: 'おまかせで並べ直す',
@@ -165,7 +165,7 @@ export const ja: Catalogue = {
   tableBoth: '相打ち',
   tableLegend: '○ 行の駒の勝ち ・ × 負け ・ △ 相打ち（両方とも取り除く）',
   tableFlagNote:
-    '軍旗は、すぐ後ろにいる味方の駒の強さで戦います（後ろが地雷なら地雷として判定）。表の軍旗の列は、後ろに味方の駒がいない場合の結果で、軍旗はどの駒にも負けます。',
+    '軍旗に固有の強さはなく、真後ろの味方の駒が代わりに戦う形で勝ち負けが決まります（後ろが地雷のときは地雷扱い）。表の軍旗の列は後ろに味方がいない場合で、このときはどの攻め手にも取られます。',
   tableSource: 'この表は、対局で審判を務めるプログラムから自動で作っています。',
 
   // CPU mode

@@ -66,7 +66,7 @@ export const ko: Catalogue = {
   rule_other: '규칙에 어긋나는 배치가 됩니다({rule}).',
 
   curtainSetup: '다음은 {side|이} 말을 배치합니다. 기기를 {side}에게 넘겨 주세요. {side|이} 아닌 사람은 화면을 보지 마세요.',
-  curtainTurn: '{side} 차례입니다. 기기를 {side}에게 넘기세요. {side}만 화면을 보세요.',
+  curtainTurn: '{side} 차례입니다. 기기를 {side}에게 넘겨 주세요. {side}만 화면을 보세요.',
   curtainFirst: '게임판이 가려져 있습니다.',
   startTurn: '{side} 차례 시작하기',
 
