@@ -191,7 +191,23 @@ describe('playing the CPU', () => {
     // The side's badge stands for its name in the heading: said once.
     assert.equal((await page.textContent('.panel h2')).trim(), 'Your move (Gote)');
     assert.equal(await page.textContent('.panel h2 .side-badge'), 'Gote');
+    // And it is read as written, not "Your move ( Gote )" (a flex heading made each part a block).
+    const tree = await (await page.context().newCDPSession(page)).send('Accessibility.getFullAXTree');
+    const headings = tree.nodes.filter((n) => n.role?.value === 'heading').map((n) => n.name?.value);
+    assert.ok(headings.includes('Your move (Gote)'), headings.join(' | '));
     assert.equal(await page.textContent('[data-mode-name]'), 'Play the CPU: intermediate, as gote');
+    // A screen reader reads the squares as they stand on screen: gote sees sente's back row on
+    // top, from f1 on its left, and its own back row at the bottom.
+    const order = await page.$$eval('.grid .cell', (els) => els.map((el) => el.dataset.square));
+    assert.deepEqual(order.slice(0, 5), ['f1', 'e1', 'cd1', 'b1', 'a1']);
+    assert.deepEqual(order.slice(-5), ['f8', 'e8', 'cd8', 'b8', 'a8']);
+    // A square whose piece is shortened on its face ("Lt. Col.") says that short name too.
+    const short = await page.$eval('.cell.own[data-kind="lieutenant_colonel"]', (el) => ({
+      face: el.querySelector('.face').textContent,
+      name: el.getAttribute('aria-label'),
+    }));
+    assert.equal(short.face, 'Lt. Col.');
+    assert.match(short.name, /your lieutenant colonel \(Lt\. Col\.\)/);
     // A piece that cannot move says so where a sighted player looks, not only to a screen reader.
     await page.click('.cell.own[data-kind="mine"]');
     assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');

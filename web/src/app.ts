@@ -97,7 +97,19 @@ function withIcon(icon: string, b: HTMLButtonElement): HTMLButtonElement {
 /** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
 function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
   const at = text.indexOf(side);
-  return at < 0 ? [badge, ' ', text] : [text.slice(0, at), badge, text.slice(at + side.length)];
+  if (at < 0) return [badge, ' ', text];
+  let before = text.slice(0, at);
+  let after = text.slice(at + side.length);
+  // The badge is already a framed name: brackets around it only look like stray spaces. They
+  // stay in the text, for a reader and a copy, but are not drawn.
+  const open = before.at(-1);
+  const close = after.at(0);
+  if ((open === '(' && close === ')') || (open === '（' && close === '）')) {
+    before = before.slice(0, -1);
+    after = after.slice(1);
+    return [before, h('span', { class: 'unseen-bracket', text: open }), badge, h('span', { class: 'unseen-bracket', text: close }), after];
+  }
+  return [before, badge, after];
 }
 
 export class App {
@@ -547,6 +559,8 @@ export class App {
     document.title = yourMove ? t.t('titleYourMove', { app: t.t('appTitle') }) : t.t('appTitle');
     // Added to a home screen, the game takes its name in this language.
     document.querySelector('link[rel="manifest"]')?.setAttribute('href', manifestPath(t.lang));
+    // What a bookmark or a shared link picks up from the open page is in its language too.
+    document.querySelector('meta[name="description"]')?.setAttribute('content', t.t('pageDescription'));
     this.titleEl.textContent = t.t('appTitle');
     this.taglineEl.textContent = t.t('appTagline');
     // Read before anything is redrawn: the toolbar too is drawn anew (a new language).
@@ -890,6 +904,8 @@ export class App {
   toggleTable(): void {
     this.tableOpen = !this.tableOpen;
     this.update();
+    // The panel may end below the fold of its own scroll: opening the table shows where it begins.
+    if (this.tableOpen) document.getElementById('battle-table-title')?.scrollIntoView({ block: 'nearest' });
   }
 
   private drawCurtain(match: Match | null): void {
@@ -1220,6 +1236,8 @@ export class App {
           match.restart();
           this.update();
           this.showBoard();
+          // A new arrangement begins on the board, whenever the old game was left.
+          this.grid.focus();
         }, { key: 'play-again' }),
         button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
       ),

@@ -165,7 +165,7 @@ export const en = {
   tableLegend: '○ the row’s piece wins · × it loses · △ both are removed',
   tableFlagNote:
     'The flag fights with the strength of the friendly piece directly behind it (a mine behind counts as a mine). The flag column shows a flag with nothing behind it: it loses to every attacker.',
-  tableSource: 'Generated from the game’s referee, not typed by hand.',
+  tableSource: 'Drawn from the same rules the referee plays by, so it always matches the game.',
 
   // CPU mode
   modeCpuGroup: 'Play the CPU',

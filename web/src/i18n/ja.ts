@@ -7,7 +7,7 @@ export const ja: Catalogue = {
   pageDescription:
     'インストール不要、ブラウザですぐ遊べる軍人将棋。CPU との対戦（強さ 3 段階）、1 つの画面での 2 人対局、リンクを送っての友達との対戦が楽しめます。',
   noScript: 'このゲームはブラウザで動くため JavaScript が必要です。有効にしてからページを読み込み直してください。',
-  language: '言語',
+  language: '言語（Language）',
   panelLabel: '対局の情報と操作',
   sound: '効果音',
   titleYourMove: '（あなたの番）{app}',

@@ -7,7 +7,7 @@ export const ko: Catalogue = {
   pageDescription:
     '설치 없이 브라우저에서 바로 하는 군인장기. AI 대결(난이도 3단계), 한 기기에서 2명이 하는 게임, 링크를 보내서 하는 친구 대전까지 즐길 수 있습니다.',
   noScript: '이 게임은 브라우저에서 실행되며 JavaScript가 필요합니다. JavaScript를 켠 다음 페이지를 새로고침해 주세요.',
-  language: '언어',
+  language: '언어(Language)',
   panelLabel: '게임 정보와 조작',
   sound: '효과음',
   titleYourMove: '(내 차례) {app}',

@@ -35,6 +35,10 @@ interface Cell {
   readonly face: HTMLSpanElement;
 }
 
+function sameWords(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
 /** Visual placement of a square for a viewer: row 0 at the top, columns c0..c1 (HQ spans two). */
 export function placement(info: SquareInfo, viewer: Side): { row: number; c0: number; c1: number } {
   const row = viewer === 'sente' ? 8 - info.row : info.row - 1;
@@ -167,10 +171,15 @@ export class GridBoard implements BoardView {
   ): string {
     const t = this.text;
     let main: string;
+    // The name holds what the square shows, so that a voice user can say it ("Lt. Col.").
+    const label =
+      piece?.label === undefined || piece.face === undefined || sameWords(piece.face, piece.label)
+        ? piece?.label
+        : `${piece.label} (${piece.face})`;
     if (piece === undefined) main = t.empty(square);
-    else if (piece.side === viewer && piece.label !== undefined) main = t.own(square, piece.label);
-    else if (viewer !== null && piece.side !== viewer && piece.label === undefined) main = t.enemy(square);
-    else if (piece.label !== undefined) main = t.revealed(square, piece.side, piece.label);
+    else if (piece.side === viewer && label !== undefined) main = t.own(square, label);
+    else if (viewer !== null && piece.side !== viewer && label === undefined) main = t.enemy(square);
+    else if (label !== undefined) main = t.revealed(square, piece.side, label);
     else main = t.hidden(square, piece.side);
     const extra: string[] = [];
     if (hq) extra.push(t.hq);
@@ -182,6 +191,7 @@ export class GridBoard implements BoardView {
   }
 
   private layout(viewer: Side): void {
+    const placed: { button: HTMLButtonElement; row: number; c0: number }[] = [];
     for (const cell of this.cells.values()) {
       const at = placement(cell.info, viewer);
       const gridRow = at.row + 1 + (at.row >= 4 ? 1 : 0);
@@ -190,6 +200,15 @@ export class GridBoard implements BoardView {
       cell.button.dataset['row'] = String(at.row);
       cell.button.dataset['c0'] = String(at.c0);
       cell.button.dataset['c1'] = String(at.c1);
+      placed.push({ button: cell.button, row: at.row, c0: at.c0 });
+    }
+    // A screen reader reads the squares in document order: make it the order on screen, from
+    // the far row down to the viewer's own, each row left to right.
+    const focused = document.activeElement;
+    placed.sort((a, b) => a.row - b.row || a.c0 - b.c0);
+    for (const { button } of placed) this.element.appendChild(button);
+    if (focused instanceof HTMLElement && this.element.contains(focused) && document.activeElement !== focused) {
+      focused.focus({ preventScroll: true });
     }
     this.element.dataset['viewer'] = viewer;
   }
