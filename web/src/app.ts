@@ -578,6 +578,7 @@ export class App {
     const wasWaiting = this.lastPhaseKey.startsWith('waiting:');
     const wasArranging = this.lastPhaseKey.startsWith('setup:') || this.lastPhaseKey.startsWith('turn-curtain:');
     const wasCurtained = this.lastPhaseKey.startsWith('turn-curtain:');
+    const wasSetupCurtain = this.lastPhaseKey.startsWith('setup-curtain:');
     const wasOver = this.lastPhaseKey.startsWith('over:');
     this.lastPhaseKey = phaseKey;
     if (match?.phase.kind !== 'over') this.resultSaid = false;
@@ -697,6 +698,10 @@ export class App {
     // The end: every piece turns face up on the board, and on a phone the strip under it says
     // the result; a resignation was pressed in the panel, a screen below.
     if (match !== null && phaseChanged && kind === 'over' && !wasOver) this.showBoard();
+    // Two players on one phone: the curtain lowered (after 「交代する」 or a confirmed arrangement,
+    // pressed in the panel below) and lifted into the next arrangement are where the phone is
+    // handed over and looked at: the board, not the panel.
+    if (phaseChanged && (kind === 'setup-curtain' || kind === 'turn-curtain' || (wasSetupCurtain && kind === 'setup'))) this.showBoard();
     // A friend room's first call to act (the URL to send, the button to join) is in the panel,
     // on a phone a screen below the board: brought into view once, when it comes.
     const call = this.callToAct();
