@@ -292,6 +292,29 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('picks an enemy piece that may be attacked though another piece stands in front of it', async () => {
+    const page = await openBoard();
+    // Gote sees a1 just behind a2 (above): here a1 holds an enemy its major on b1 may attack,
+    // and a2 another enemy, out of the major's reach, which covers the middle of a1.
+    const major = { square: 'b1', side: 'gote', label: 'Major' };
+    const enemy = { square: 'a1', side: 'sente' };
+    const front = { square: 'a2', side: 'sente' };
+    // The middle of a1 on the board, measured while it is empty (with a piece there the point
+    // given is on the piece).
+    await setState(page, state({ viewer: 'gote', pieces: [major, front] }));
+    const behind = await at(page, 'a1');
+    await setState(page, state({ viewer: 'gote', pieces: [major, enemy, front] }));
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), behind), 'a2');
+    await setState(page, state({ viewer: 'gote', pieces: [major, enemy, front], selected: 'b1', attackTargets: ['a1'] }));
+    await page.mouse.click(behind.x, behind.y);
+    assert.deepEqual(await clicks(page), ['a1'], 'the click picks the enemy to attack, not the piece in front');
+    // The piece in front is still picked where the target is not behind it.
+    const ahead = await at(page, 'a2');
+    assert.equal(await page.evaluate(({ x, y }) => window.board3d.squareAt(x, y), ahead), 'a2');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   it('draws the highlights in the grid\'s colours', async () => {
     const page = await openBoard();
     await setState(

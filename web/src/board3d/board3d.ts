@@ -536,7 +536,15 @@ export class Board3D {
     if (dot) return dot.object.userData.square as string;
     const targets: Mesh[] = [this.scenery.face];
     for (const p of this.pieces.values()) targets.push(p.mesh);
-    for (const hit of this.raycaster.intersectObjects(targets, false)) {
+    const hits = this.raycaster.intersectObjects(targets, false);
+    // So is a piece that may be attacked, though another stands in front of it: in the far row
+    // of a slanted view the piece a row nearer covers most of it.
+    const attacks = new Set(this.state?.attackTargets ?? []);
+    for (const hit of hits) {
+      const piece = hit.object.userData.piece as PieceObject | undefined;
+      if (piece && attacks.has(piece.square)) return piece.square;
+    }
+    for (const hit of hits) {
       const piece = hit.object.userData.piece as PieceObject | undefined;
       if (piece) return piece.square;
       if (hit.object === this.scenery.face) return cellAt(hit.point.x, hit.point.z)?.name;
