@@ -660,9 +660,10 @@ export class App {
     const stay = focusKey === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`);
     const stayDisabled = stay instanceof HTMLButtonElement && stay.disabled;
     const curtained = match !== null && match.viewer === null && match.phase.kind.endsWith('curtain');
-    // After a finished game the buttons stay where they were, but a new game has begun: the
-    // keyboard goes to the board, as it does when a mode is chosen.
-    if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled || wasOver)) {
+    // After a finished game, or "play again" in the middle of one, the buttons stay where they
+    // were, but a new game has begun: the keyboard goes to the board, as when a mode is chosen.
+    const newGame = wasOver || focusKey === 'play-again';
+    if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled || newGame)) {
       this.focusForPhase(match?.phase ?? null);
     } else if (stay !== null && !stayDisabled) {
       // Back on the control redrawn in its place. When the phase changed, this is a player reading
@@ -1241,8 +1242,6 @@ export class App {
           match.restart();
           this.update();
           this.showBoard();
-          // A new arrangement begins on the board, whenever the old game was left.
-          this.grid.focus();
         }, { key: 'play-again' }),
         button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
       ),

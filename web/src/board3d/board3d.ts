@@ -537,18 +537,18 @@ export class Board3D {
     const targets: Mesh[] = [this.scenery.face];
     for (const p of this.pieces.values()) targets.push(p.mesh);
     const hits = this.raycaster.intersectObjects(targets, false);
+    const struck = hits.map((hit) => hit.object.userData.piece as PieceObject | undefined);
     // So is a piece that may be attacked, though another enemy piece stands in front of it: in
     // the far row of a slanted view the piece a row nearer covers most of it. An own piece in
     // front keeps the press (the picked piece let go, another one picked), never an attack.
-    const attacks = new Set(this.state?.attackTargets ?? []);
-    const pieceOf = (hit: (typeof hits)[number]) => hit.object.userData.piece as PieceObject | undefined;
-    const first = hits.map(pieceOf).find((p) => p !== undefined);
+    const first = struck.find((p) => p !== undefined);
     if (first !== undefined && first.side !== this.state?.viewer) {
-      const target = hits.map(pieceOf).find((p) => p !== undefined && attacks.has(p.square));
+      const attacks = new Set(this.state?.attackTargets ?? []);
+      const target = struck.find((p) => p !== undefined && attacks.has(p.square));
       if (target !== undefined) return target.square;
     }
-    for (const hit of hits) {
-      const piece = hit.object.userData.piece as PieceObject | undefined;
+    for (const [i, hit] of hits.entries()) {
+      const piece = struck[i];
       if (piece) return piece.square;
       if (hit.object === this.scenery.face) return cellAt(hit.point.x, hit.point.z)?.name;
     }
