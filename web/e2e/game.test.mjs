@@ -683,6 +683,14 @@ describe('panel and page', () => {
     assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-controls'), null);
     await page.click('.curtain button');
     assert.ok(await page.isVisible('.panel .battle-table'));
+    // Read to its end, it closes there too, and the keyboard goes back to its toggle.
+    await page.focus('[data-focus-key="close-table"]');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.$$eval('.battle-table', (t) => t.length), 0);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'open-table');
+    assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-expanded'), 'false');
+    await page.keyboard.press('Enter');
+    assert.ok(await page.isVisible('.panel .battle-table'));
     await page.click('[data-focus-key="open-table"]');
     assert.equal(await page.$$eval('.battle-table', (t) => t.length), 0);
     assert.equal(await page.getAttribute('[data-focus-key="open-table"]', 'aria-expanded'), 'false');

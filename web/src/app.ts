@@ -898,6 +898,8 @@ export class App {
         { class: 'table-panel', attrs: { id: 'battle-table-panel', 'aria-labelledby': 'battle-table-title' } },
         h('h2', { text: t.t('tableTitle'), attrs: { id: 'battle-table-title' } }),
         renderTable(this.battleTable, t),
+        // The table is long: whoever has read to its end closes it there, not a screen above.
+        button(t.t('tableClose'), () => this.closeTableFromEnd(), { key: 'close-table', class: 'btn ghost wide' }),
       ),
     );
   }
@@ -912,6 +914,14 @@ export class App {
     this.update();
     // The panel may end below the fold of its own scroll: opening the table shows where it begins.
     if (this.tableOpen) document.getElementById('battle-table-title')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  private closeTableFromEnd(): void {
+    this.toggleTable();
+    // The button pressed is gone with the table: the keyboard and the eye go back to its toggle.
+    const toggle = this.root.querySelector<HTMLElement>('[data-focus-key="open-table"]');
+    toggle?.focus({ preventScroll: true });
+    toggle?.scrollIntoView({ block: 'nearest' });
   }
 
   private drawCurtain(match: Match | null): void {

@@ -166,6 +166,7 @@ export const en = {
   tableFlagNote:
     'The flag fights with the strength of the friendly piece directly behind it (a mine behind counts as a mine). The flag column shows a flag with nothing behind it: it loses to every attacker.',
   tableSource: 'Drawn from the same rules the referee plays by, so it always matches the game.',
+  tableClose: 'Close the table',
 
   // CPU mode
   modeCpuGroup: 'Play the CPU',

@@ -167,6 +167,7 @@ export const ja: Catalogue = {
   tableFlagNote:
     '軍旗に固有の強さはなく、真後ろの味方の駒が代わりに戦う形で勝ち負けが決まります（後ろが地雷のときは地雷扱い）。表の軍旗の列は後ろに味方がいない場合で、このときはどの攻め手にも取られます。',
   tableSource: 'この表は、対局で審判を務めるプログラムから自動で作っています。',
+  tableClose: '勝敗表を閉じる',
 
   // CPU mode
   modeCpuGroup: 'CPU と対戦',

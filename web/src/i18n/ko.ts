@@ -166,6 +166,7 @@ export const ko: Catalogue = {
   tableFlagNote:
     '군기는 바로 뒤에 있는 아군 말의 힘으로 싸웁니다(뒤가 지뢰면 지뢰로 판정). 군기 열은 뒤에 아군이 없을 때의 결과로, 어떤 말에게도 집니다.',
   tableSource: '이 표는 게임 심판 프로그램에서 만들어집니다.',
+  tableClose: '승패표 닫기',
 
   // AI mode
   modeCpuGroup: 'AI와 대결',
