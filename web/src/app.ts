@@ -303,6 +303,14 @@ export class App {
       document.addEventListener(type, listener, { capture: true });
       this.cleanups.push(() => document.removeEventListener(type, listener, { capture: true }));
     }
+    // The page opens with the keyboard on the first mode, ready for Enter; its ring, drawn before
+    // anyone touched a key, looked like a choice already made. It shows from the first key on.
+    this.root.classList.add('untouched');
+    const touched = (): void => this.root.classList.remove('untouched');
+    for (const type of ['keydown', 'pointerdown'] as const) {
+      document.addEventListener(type, touched, { capture: true, once: true });
+      this.cleanups.push(() => document.removeEventListener(type, touched, { capture: true }));
+    }
     this.update();
   }
 
