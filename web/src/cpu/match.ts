@@ -334,7 +334,7 @@ export class CpuMatch implements Match {
     if (mine === undefined || theirs === undefined) return;
     this.startWhenReady = false;
     // Kept with the game from now on; until then a reload (the CPU still deploying) offers it.
-    this.options.draft?.clear();
+    this.options.draft?.clear(mine);
     this.playOn(this.newGame(mine, theirs), []);
   }
 

@@ -107,6 +107,10 @@ describe('OnlineMatch', () => {
     expect(m.phase.kind).toBe('setup');
     expect(m.confirmSetup()).toBe(true);
     expect(first.types()).not.toContain('arrange');
+    // Not yet with the server: a reload must still find it here.
+    const place = `room:${ROOM}:${ROOM_SYNC.game}`;
+    h.env.drafts?.open(place, 'sente').save(arrangement);
+    expect(h.env.drafts?.loadFor(place, 'sente')).toEqual(arrangement);
 
     // The connection comes back: after the hello and the room, the arrangement goes out.
     (h.env.timers as FakeTimers).fire(500);
@@ -117,6 +121,8 @@ describe('OnlineMatch', () => {
     expect(second.sent.at(-1)).toEqual({ t: 'arrange', setup: arrangement });
     expect(m.queued).toBe(false);
     expect(m.waiting).toBe(true);
+    // The server holds it now; the kept draft goes, whichever page wrote it.
+    expect(h.env.drafts?.loadFor(place, 'sente')).toBeNull();
     second.receive({ t: 'ready', v: 2, who: 'you', ready: true });
     expect(second.types().filter((t) => t === 'arrange')).toHaveLength(1);
     m.dispose();

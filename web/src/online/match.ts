@@ -298,7 +298,7 @@ export class OnlineMatch implements Match {
       if (!this.client.arrange(arrangement)) return false;
       this.arrangeSent = arrangement;
       // The server holds it now: a reload finds it there. (One queued below is kept here.)
-      this.draft?.clear();
+      this.draft?.clear(arrangement);
     } else {
       this.arrangeQueued = arrangement;
     }
@@ -457,6 +457,7 @@ export class OnlineMatch implements Match {
       if (queued !== null && c.connection.kind === 'open' && c.arrange(queued)) {
         this.arrangeQueued = null;
         this.arrangeSent = queued;
+        this.draft?.clear(queued);
       }
       if (s.reports !== this.lastReports) {
         this.lastReports = s.reports;

@@ -147,6 +147,24 @@ describe('SetupDraftStore', () => {
     expect(drafts.loadFor('room:R:1', 'sente')).toEqual(room.arrangement);
   });
 
+  it('forgets an arrangement once used, though another page wrote it', () => {
+    const engine = testEngine();
+    const storage = new MemoryStorage();
+    let n = 0;
+    const drafts = new SetupDraftStore(storage, engine, () => `page${n++}`);
+    const sink = drafts.open('room:R:1', 'gote');
+    const mine = new SetupState(engine, 'gote', 1, sink);
+    // Another page (the one before a reload) wrote the place since.
+    const before = new SetupState(engine, 'gote', 2, drafts.open('room:R:1', 'gote'));
+    before.mirror();
+    // Not the one kept: left alone.
+    sink.clear(mine.arrangement);
+    expect(drafts.loadFor('room:R:1', 'gote')).toEqual(before.arrangement);
+    // The kept one itself, sent to the room: it goes.
+    sink.clear(before.arrangement);
+    expect(drafts.loadFor('room:R:1', 'gote')).toBeNull();
+  });
+
   it('keeps the newest few places, and drops what does not read as a legal arrangement', () => {
     const engine = testEngine();
     const storage = new MemoryStorage();

@@ -108,8 +108,12 @@ export class SetupState {
 /** Where one arrangement being made is kept while it changes (see `SetupDraftStore`). */
 export interface DraftSink {
   save(arrangement: Arrangement): void;
-  /** Forgets the kept arrangement, unless another setup (another tab's) has written it since. */
-  clear(): void;
+  /**
+   * Forgets the kept arrangement, unless another setup (another tab's) has written it since. One
+   * that is `used` (sent to the room, or begun against the CPU) goes whoever wrote it: a setup
+   * opened by a reload starts from the kept arrangement and may confirm it without a change.
+   */
+  clear(used?: Arrangement): void;
 }
 
 /** An arrangement being made, where it was being made, and for which side. */
@@ -176,9 +180,10 @@ export class SetupDraftStore {
         this.update((all) => {
           all[place] = { side, pieces, owner, at: this.now() };
         }),
-      clear: () =>
+      clear: (used) =>
         this.update((all) => {
-          if (all[place]?.owner === owner) delete all[place];
+          const kept = all[place];
+          if (kept !== undefined && (kept.owner === owner || (used !== undefined && sameArrangement(kept.pieces, used)))) delete all[place];
         }),
     };
   }
@@ -261,4 +266,9 @@ export class ArrangementStore {
     const pieces = asArrangement(readJson(this.storage, `gunjin.arrangement.${side}`));
     return pieces === null ? null : { side, pieces };
   }
+}
+
+function sameArrangement(a: Arrangement, b: Arrangement): boolean {
+  const squares = Object.keys(a) as (keyof Arrangement)[];
+  return squares.length === Object.keys(b).length && squares.every((sq) => a[sq] === b[sq]);
 }
