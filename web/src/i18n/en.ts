@@ -257,7 +257,7 @@ export const en = {
   onlineRematchSent: 'Waiting for your friend to accept the new game…',
   onlineRematchFriendAway: 'Your friend is not here to accept. Wait for them, or choose the mode again to play something else.',
   onlineRematchAsked: 'Your friend wants to play again with sides swapped.',
-  onlineCpuOffer: 'Your friend has been away for {time}.',
+  onlineCpuOffer: 'Your friend has been away for {time} or more.',
   durationMinutes: '{n} min',
   durationSeconds: '{n} s',
   onlineCpuOfferTake: 'New game against the CPU (ends this game)',

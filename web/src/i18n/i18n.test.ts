@@ -146,19 +146,20 @@ describe('language choice', () => {
     expect(i18n.kindOnPiece('second_lieutenant')).toBe('소위');
   });
 
-  it('says how long the friend has been away in each language', () => {
+  it('says how long the friend has been away in each language, as a time that stays true', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['ja']);
     const offer = (seconds: number) => i18n.t('onlineCpuOffer', { time: i18n.duration(seconds) });
-    expect(offer(120)).toBe('友達の接続が 2 分間切れたままです。');
-    expect(offer(45)).toBe('友達の接続が 45 秒間切れたままです。');
+    // Drawn once when the offer comes: "or more", since the time goes on while it is shown.
+    expect(offer(120)).toBe('友達の接続が切れてから 2 分以上たちました。');
+    expect(offer(45)).toBe('友達の接続が切れてから 45 秒以上たちました。');
     i18n.setLang('ko');
-    expect(offer(120)).toBe('친구의 연결이 2분째 끊겨 있습니다.');
+    expect(offer(120)).toBe('친구의 연결이 끊긴 지 2분 이상 지났습니다.');
     i18n.setLang('en');
-    expect(offer(180)).toBe('Your friend has been away for 3 min.');
-    expect(offer(90)).toBe('Your friend has been away for 90 s.');
+    expect(offer(180)).toBe('Your friend has been away for 3 min or more.');
+    expect(offer(90)).toBe('Your friend has been away for 90 s or more.');
     // How long by now (the server counts the seconds): whole minutes past two.
-    expect(offer(121)).toBe('Your friend has been away for 2 min.');
-    expect(offer(25 * 60 + 121)).toBe('Your friend has been away for 27 min.');
+    expect(offer(121)).toBe('Your friend has been away for 2 min or more.');
+    expect(offer(25 * 60 + 121)).toBe('Your friend has been away for 27 min or more.');
   });
 });
 

@@ -347,7 +347,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       const title = mine ? (p.kind === 'turn' ? 'onlineYourTurn' : 'onlineSending') : 'onlineTheirTurn';
       out.push(
         h('h2', {}, badge, ' ', t.t(title)),
-        h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }),
+        // A friend who is away is not thinking: the line on who is here says the game waits.
+        mine || s.opponent !== 'away' ? h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }) : null,
         kit.notice(),
         refused,
         kit.reports(match.reports),
