@@ -578,7 +578,8 @@ describe('the CPU offer when the friend stays away', () => {
   });
 
   it('the friend leaves mid-arrangement; the offer comes, and taking it starts a CPU game', async () => {
-    const { host, guest } = await roomWithFriend(quick.url);
+    const { host, guest, url } = await roomWithFriend(quick.url);
+    const token = await guest.evaluate(() => Object.entries(localStorage).find(([k]) => k.startsWith('gunjin.room.')));
     await guest.close();
     await host.waitForSelector('[data-presence="away"]');
     await host.waitForSelector('[data-focus-key="online-cpu-offer"]', { timeout: 20_000 });
@@ -591,6 +592,15 @@ describe('the CPU offer when the friend stays away', () => {
     assert.equal(new URL(host.url()).searchParams.has('room'), false, 'the room left the address bar');
     assert.equal(await host.$('.online-offer'), null);
     await host.close();
+    // The friend comes back to a closed room: its news, and no connection trouble of their own.
+    assert.ok(token, 'the guest kept its seat token');
+    const back = await openOnlinePage(browser, url);
+    await back.evaluate(([k, v]) => localStorage.setItem(k, v), token);
+    await back.reload();
+    await back.waitForSelector('[data-online-message].warn');
+    assert.match(await back.textContent('[data-online-message].warn'), /closed/i);
+    assert.equal(await back.$('.online-status'), null, 'no connection line in a closed room');
+    await back.close();
   });
 
   it('the friend leaves mid-game; the offer comes with the game waiting, and goes when the friend returns', async () => {

@@ -251,7 +251,9 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       break;
   }
 
-  out.push(connectionEl(match, kit));
+  // A closed room has no connection to speak of: a red "disconnected" there read as a fault of
+  // the player's own network, beside the room's own news.
+  if (match.state?.phase !== 'closed') out.push(connectionEl(match, kit));
   const s = match.state;
   if (s === null) {
     const err = match.lastError;
