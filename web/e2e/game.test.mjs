@@ -374,6 +374,11 @@ describe('one device, two players', () => {
     await page.keyboard.press('Home');
     assert.equal(await page.getAttribute('.review', 'data-review-at'), '0');
     assert.match(await page.evaluate(() => document.activeElement?.dataset.focusKey ?? ''), /^review-/);
+    // A double click on "forward" steps twice: the same button, redrawn, takes both clicks.
+    if (played.length >= 2) {
+      await page.dblclick('[data-focus-key="review-forward"]');
+      assert.equal(await page.getAttribute('.review', 'data-review-at'), '2');
+    }
 
     // Each line of the record takes the review to the position after that move.
     await page.click('[data-focus-key="log-2"]');

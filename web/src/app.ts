@@ -25,7 +25,7 @@ import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, SetupDraftStore, type SetupDraft, type SetupEvent, type SetupState } from './state/setup';
-import { button, h, sideBadge } from './ui/dom';
+import { button, guardDoubleClicks, h, sideBadge } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
 import { cueFor, heardOf, Sounds, type Heard } from './ui/sound';
@@ -303,6 +303,7 @@ export class App {
       document.addEventListener(type, listener, { capture: true });
       this.cleanups.push(() => document.removeEventListener(type, listener, { capture: true }));
     }
+    this.cleanups.push(guardDoubleClicks(document));
     // The page opens with the keyboard on the first mode, ready for Enter; its ring, drawn before
     // anyone touched a key, looked like a choice already made. It shows from the first key on.
     this.root.classList.add('untouched');

@@ -38,3 +38,27 @@ export function button(label: string, onClick: () => void, opts: { key?: string;
 export function sideBadge(side: 'sente' | 'gote', name: string): HTMLSpanElement {
   return h('span', { class: `side-badge side-${side}`, text: name });
 }
+
+/**
+ * Drops the later clicks of a double click that land on another control than the first one did.
+ * A press redraws the panel, and its second click met whatever slid under the pointer: a double
+ * click on "confirm" in a friend's room pressed "choose the mode again" and left the room. The
+ * same control pressed again (the same element, or one redrawn under the same focus key) still
+ * counts each click, so "next" in the review steps as fast as one clicks. Returns the remover.
+ */
+export function guardDoubleClicks(doc: Document): () => void {
+  let last: { readonly el: Element; readonly key: string | undefined } | null = null;
+  const onClick = (event: MouseEvent): void => {
+    const target = event.target instanceof Element ? event.target.closest('button, summary, a, input, select') : null;
+    const key = target instanceof HTMLElement ? target.dataset['focusKey'] : undefined;
+    const same = target !== null && last !== null && (target === last.el || (key !== undefined && key === last.key));
+    if (event.detail > 1 && target !== null && !same) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    last = target === null ? null : { el: target, key };
+  };
+  doc.addEventListener('click', onClick, { capture: true });
+  return () => doc.removeEventListener('click', onClick, { capture: true });
+}
