@@ -647,6 +647,31 @@ describe('setup', () => {
 });
 
 describe('panel and page', () => {
+  it('fits each piece name inside its piece where the squares shrink (a phone held sideways, a zoomed page)', async () => {
+    // The page alone here (no 3D board): a narrow window shrinks its squares as a phone held
+    // sideways shrinks the button board under the 3D one.
+    for (const [lang, viewport] of [['ja', { width: 290, height: 600 }], ['en', { width: 290, height: 600 }], ['ko', { width: 290, height: 600 }]]) {
+      const page = await openPage(browser, server.url, { lang, viewport });
+      await startLocal(page);
+      const faces = await page.$$eval('.grid .cell.has-piece .face', (els) =>
+        els.map((face) => {
+          const text = document.createRange();
+          text.selectNodeContents(face);
+          const t = text.getBoundingClientRect();
+          const f = face.getBoundingClientRect();
+          // The pentagon's slanted sides leave a sliver of the box at each edge.
+          const inside = t.left >= f.left + 0.03 * f.width && t.right <= f.right - 0.03 * f.width && t.bottom <= f.bottom + 0.5;
+          return { name: face.textContent, width: Math.round(f.width), inside };
+        }),
+      );
+      assert.equal(faces.length, 23);
+      assert.ok(faces[0].width < 50, `the squares are small here (${faces[0].width} px)`);
+      const out = faces.filter((f) => !f.inside).map((f) => f.name);
+      assert.deepEqual(out, [], `${lang}: names running out of their pieces`);
+      await page.close();
+    }
+  });
+
   it('opens the win/loss table generated from the engine beside the board, and plays while it is open', async () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);
