@@ -265,6 +265,37 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
+  it('on a phone: the end shows the review’s controls with the board, a record line tapped shows its board, and choosing the mode again its heading', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    const inView = (selector) =>
+      page.$eval(selector, (el) => {
+        const r = el.getBoundingClientRect();
+        const strip = document.querySelector('[data-status-strip]');
+        const pinned = strip.hidden ? 0 : strip.offsetHeight;
+        return r.top >= -1 && r.bottom <= innerHeight - pinned + 1;
+      });
+    assert.ok(await inView('.review-bar'), 'the review controls are in view');
+    assert.ok(await inView('.board3d-mount'), 'the board is in view');
+    await page.click('.log-box summary');
+    await page.$eval('[data-focus-key="log-1"]', (el) => el.scrollIntoView());
+    assert.equal(await inView('.board3d-mount'), false);
+    await page.click('[data-focus-key="log-1"]');
+    assert.equal(await page.getAttribute('.review', 'data-review-at'), '1');
+    assert.ok(await inView('.board3d-mount'), 'the board the line sets is in view');
+    await page.click('[data-focus-key="choose-mode"]');
+    assert.ok(await page.$eval('.panel h2', (el) => el.getBoundingClientRect().top >= -1 && el.getBoundingClientRect().top < 100), 'the mode choice from its heading');
+    await page.close();
+  });
+
   it('brings the grid square that takes the focus into view for a keyboard player, not a pointer one', async () => {
     const page = await openPage(browser, server.url, { viewport: { width: 1280, height: 800 } });
     assert.equal(await board3d(page), 'on');

@@ -344,6 +344,12 @@ describe('playing the CPU', () => {
         const r = document.querySelector('.grid').getBoundingClientRect();
         return r.top >= -1 && r.top < innerHeight / 2;
       });
+      // A line of the record tapped a screen below shows the board it sets.
+      await page.click('.log-box summary');
+      await page.$eval('[data-focus-key="log-1"]', (el) => el.scrollIntoView());
+      await page.click('[data-focus-key="log-1"]');
+      assert.equal(await page.getAttribute('.review', 'data-review-at'), '1');
+      assert.ok(await page.$eval('.grid', (el) => el.getBoundingClientRect().top >= -1 && el.getBoundingClientRect().top < innerHeight / 2), 'the board is in view');
     }
     // On a wide screen the panel beside the board says it all: no strip.
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -412,6 +412,38 @@ export class App {
     board.scrollIntoView({ block: fits ? 'nearest' : 'start' });
   }
 
+  /**
+   * The end: the board, and above it on a phone the review's controls where both fit the window
+   * (beside the pinned strip); before, the end showed the board with the controls a scroll above.
+   */
+  private showEnd(): void {
+    if (this.keyboardLast) return;
+    const bar = this.reviewBar;
+    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
+    if (!bar.hidden) {
+      // From the review's controls, or the board's view buttons beside them on a wide screen.
+      const views = this.board3dBar.hidden ? Infinity : this.board3dBar.getBoundingClientRect().top;
+      const top = Math.min(bar.getBoundingClientRect().top, views);
+      const bottom = board.getBoundingClientRect().bottom;
+      const pinned = !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
+      if (top >= 0 && bottom <= window.innerHeight - pinned) return;
+      if (bottom - top <= window.innerHeight - pinned) {
+        window.scrollBy(0, top);
+        return;
+      }
+    }
+    this.showBoard();
+  }
+
+  /** A line of the record pressed by touch or mouse: the board it sets, if not all of it is in view. */
+  private showReviewedBoard(): void {
+    if (this.keyboardLast) return;
+    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
+    const box = board.getBoundingClientRect();
+    const pinned = !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
+    if (box.top < 0 || box.bottom > window.innerHeight - pinned) this.showEnd();
+  }
+
   private endMatch(): void {
     if (this.screen.kind === 'match') {
       this.screen.off();
@@ -426,6 +458,12 @@ export class App {
     // Nothing said of the game left may stay to be read on the start screen.
     this.say('');
     this.update();
+    // The choice begins at its heading: the page had stayed where the game's panel was scrolled.
+    // (The page's top, where that shows it: a wide screen keeps the title and the board's views.)
+    const heading = this.panel.querySelector('h2');
+    if (heading === null || typeof heading.scrollIntoView !== 'function') return;
+    if (heading.getBoundingClientRect().top + window.scrollY < window.innerHeight / 2) window.scrollTo(0, 0);
+    else heading.scrollIntoView({ block: 'start' });
   }
 
   setLang(lang: Lang): void {
@@ -707,7 +745,7 @@ export class App {
     }
     // The end: every piece turns face up on the board, and on a phone the strip under it says
     // the result; a resignation was pressed in the panel, a screen below.
-    if (match !== null && phaseChanged && kind === 'over' && !wasOver) this.showBoard();
+    if (match !== null && phaseChanged && kind === 'over' && !wasOver) this.showEnd();
     // Two players on one phone: the curtain lowered (after 「交代する」 or a confirmed arrangement,
     // pressed in the panel below) and lifted into the next arrangement are where the phone is
     // handed over and looked at: the board, not the panel.
@@ -921,8 +959,12 @@ export class App {
   toggleTable(): void {
     this.tableOpen = !this.tableOpen;
     this.update();
-    // The panel may end below the fold of its own scroll: opening the table shows where it begins.
-    if (this.tableOpen) document.getElementById('battle-table-title')?.scrollIntoView({ block: 'nearest' });
+    // The panel may end below the fold of its own scroll: opening the table shows it, whole where
+    // it fits the window, else from its title down.
+    const table = this.tableOpen ? document.getElementById('battle-table-panel') : null;
+    if (table === null || typeof table.scrollIntoView !== 'function') return;
+    const fits = table.getBoundingClientRect().height <= window.innerHeight;
+    (fits ? table : (document.getElementById('battle-table-title') ?? table)).scrollIntoView({ block: fits ? 'nearest' : 'start' });
   }
 
   private closeTableFromEnd(): void {
@@ -1469,7 +1511,13 @@ export class App {
       };
       const text = t.t(ply.battle === null ? 'plyLine' : 'plyBattle', params);
       // After the end each line also sets the review to the position after that move.
-      const jump = review === null ? null : button(text, () => this.reviewTo(review, i + 1), { key: `log-${i + 1}`, class: 'log-jump' });
+      const jump =
+        review === null
+          ? null
+          : button(text, () => {
+              this.reviewTo(review, i + 1);
+              this.showReviewedBoard();
+            }, { key: `log-${i + 1}`, class: 'log-jump' });
       if (jump !== null) {
         if (review?.at === i + 1) jump.setAttribute('aria-current', 'step');
         // One Tab stop for the whole record (the move shown, else the last): the arrow keys go
