@@ -436,6 +436,12 @@ describe('the game page with its 3D board', () => {
     const top = await shot(page);
     const share = changedShare(before, top);
     assert.ok(share > 0.05, `the picture changed (${share})`);
+    // The view chosen comes back with the page.
+    await page.reload();
+    assert.equal(await board3d(page), 'on');
+    assert.equal(await page.getAttribute('button[data-view=top]', 'aria-pressed'), 'true');
+    const again = [await at(page, 'a1'), await at(page, 'a8')];
+    assert.ok(Math.abs(again[0].x - again[1].x) < 3, `from above after a reload: ${JSON.stringify(again)}`);
 
     await page.click('button[data-view=diagonal]');
     await settled(page);

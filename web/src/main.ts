@@ -7,7 +7,9 @@ import { loadEngine } from './engine';
 import { CATALOGUES, asLang, detectLang, format } from './i18n';
 import { roomFromUrl } from './online/browser';
 import { friendMode } from './online/modes';
-import { readText } from './storage';
+import { readJson, readText, writeJson } from './storage';
+
+const VIEW_KEY = 'gunjin.view3d';
 
 declare global {
   interface Window {
@@ -34,7 +36,15 @@ function randomSeed(): number {
 
 /** Mounts the 3D board, or tells the page it has none; whether it is mounted. */
 async function mount3D(app: App, test: boolean): Promise<boolean> {
-  const board = await loadBoard3D(app.boardMount, { lang: app.i18n.lang, text: app.board3dText(), controls: app.board3dBar });
+  // The view chosen last (slanted or from above) comes back with the page, as the sound switch does.
+  const kept = readJson(storage(), VIEW_KEY);
+  const board = await loadBoard3D(app.boardMount, {
+    lang: app.i18n.lang,
+    text: app.board3dText(),
+    controls: app.board3dBar,
+    view: kept === 'top' || kept === 'diagonal' ? kept : undefined,
+    onView: (view) => writeJson(storage(), VIEW_KEY, view),
+  });
   if (board !== null) {
     try {
       app.mountBoard3D(board);

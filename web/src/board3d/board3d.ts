@@ -404,6 +404,7 @@ export class Board3D {
     }
     this.view = view;
     this.updateButtons();
+    this.opts.onView?.(view);
     const instant = this.reducedMotion();
     this.layPieces(0, instant);
     this.moveCamera(instant);

@@ -82,6 +82,8 @@ export interface Board3DOptions {
   reducedMotion?: boolean | undefined;
   /** Initial camera preset; `diagonal` when absent. */
   view?: ViewMode | undefined;
+  /** Told each preset the player chooses with the view buttons (to remember it). */
+  onView?: ((view: ViewMode) => void) | undefined;
   /**
    * Where the view buttons go (e.g. a bar just above the board, so that on a narrow screen they do not
    * cover the far corner's pieces); over the canvas's top corner when absent.

@@ -25,7 +25,7 @@ export const ko: Catalogue = {
   resumeText: '‘{mode}’ 게임({progress})이 끝나지 않은 채 남아 있습니다. AI와 새 게임을 시작하면 이 게임은 사라집니다.',
   resumeLocalText: '‘{mode}’ 게임({progress})이 아직 끝나지 않았습니다. 2명이 하는 새 게임을 이 기기에서 시작하면 이 게임은 사라집니다.',
   /** How far a kept game went, in the offer to go on with it. */
-  resumeMoves: '{moves}수까지',
+  resumeMoves: '{moves}수까지 진행',
   resumeNoMoves: '아직 한 수도 두지 않음',
   resumeSetupText: '‘{mode}’의 말을 배치하던 중이었습니다(게임은 아직 시작되지 않았습니다). 다른 게임을 고르면 이 배치는 사라집니다.',
   resumeSetup: '이어서 배치하기',
