@@ -404,7 +404,7 @@ export class App {
    */
   private showBoard(): void {
     if (this.keyboardLast) return;
-    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
+    const board = this.mainBoard();
     if (typeof board.scrollIntoView !== 'function') return;
     // Taller than the window (the grid alone on a phone held sideways): its top, not whichever
     // edge is nearer.
@@ -419,15 +419,15 @@ export class App {
   private showEnd(): void {
     if (this.keyboardLast) return;
     const bar = this.reviewBar;
-    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
+    const board = this.mainBoard();
     if (!bar.hidden) {
       // From the review's controls, or the board's view buttons beside them on a wide screen.
       const views = this.board3dBar.hidden ? Infinity : this.board3dBar.getBoundingClientRect().top;
       const top = Math.min(bar.getBoundingClientRect().top, views);
       const bottom = board.getBoundingClientRect().bottom;
-      const pinned = !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
-      if (top >= 0 && bottom <= window.innerHeight - pinned) return;
-      if (bottom - top <= window.innerHeight - pinned) {
+      const room = window.innerHeight - this.pinnedStrip();
+      if (top >= 0 && bottom <= room) return;
+      if (bottom - top <= room) {
         window.scrollBy(0, top);
         return;
       }
@@ -438,10 +438,18 @@ export class App {
   /** A line of the record pressed by touch or mouse: the board it sets, if not all of it is in view. */
   private showReviewedBoard(): void {
     if (this.keyboardLast) return;
-    const board = this.boardMount.hidden ? this.gridSection : this.boardMount;
-    const box = board.getBoundingClientRect();
-    const pinned = !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
-    if (box.top < 0 || box.bottom > window.innerHeight - pinned) this.showEnd();
+    const box = this.mainBoard().getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight - this.pinnedStrip()) this.showEnd();
+  }
+
+  /** The board the player looks at: the 3D one, or the button board where there is none. */
+  private mainBoard(): HTMLElement {
+    return this.boardMount.hidden ? this.gridSection : this.boardMount;
+  }
+
+  /** How much of the window's bottom the status strip pinned there covers (a phone's). */
+  private pinnedStrip(): number {
+    return !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
   }
 
   private endMatch(): void {
