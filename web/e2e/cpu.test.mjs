@@ -210,11 +210,18 @@ describe('playing the CPU', () => {
     assert.match(short.name, /your lieutenant colonel \(Lt\. Col\.\)/);
     // A piece that cannot move says so where a sighted player looks, not only to a screen reader.
     await page.click('.cell.own[data-kind="mine"]');
-    assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
+    assert.equal(await page.textContent('[data-notice]'), 'Mines and the flag never move.');
     // It is not held: a second press says the same again rather than "choice cleared".
     assert.equal(await page.$$eval('.cell.selected', (els) => els.length), 0);
     await page.click('.cell.own[data-kind="mine"]');
-    assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now.');
+    assert.equal(await page.textContent('[data-notice]'), 'Mines and the flag never move.');
+    // A piece that could move but is boxed in says why it cannot now.
+    const movable = new Set((await page.evaluate(() => window.gunjinTest.legalMoves())).map(([from]) => from));
+    const mobile = await page.$$eval('.cell.own[data-kind]', (els) => els.filter((el) => !['mine', 'flag'].includes(el.dataset.kind)).map((el) => el.dataset.square));
+    const boxed = mobile.find((sq) => !movable.has(sq));
+    assert.ok(boxed, 'a full camp boxes in its back rows');
+    await page.click(`.cell[data-square="${boxed}"]`);
+    assert.equal(await page.textContent('[data-notice]'), 'That piece cannot move now: every way out is blocked.');
     // A press on an enemy piece with nothing chosen clears the notice and says what to do.
     await page.click('.cell.enemy');
     assert.equal(await page.textContent('[data-notice]'), '');
@@ -332,10 +339,10 @@ describe('playing the CPU', () => {
       const away = others.find((sq) => !reach.has(sq));
       await press(from);
       await press(away);
-      assert.equal(await page.textContent('[data-notice]'), 'Choice cleared.');
+      assert.equal(await page.textContent('[data-notice]'), `Choice cleared: the chosen piece cannot go to ${away}.`);
       assert.equal(await page.$('.cell.selected'), null);
       // The panel is a screen below: the strip carries the answer to the tap.
-      assert.ok((await strip()).some((l) => l.text === 'Choice cleared.'));
+      assert.ok((await strip()).some((l) => l.text === `Choice cleared: the chosen piece cannot go to ${away}.`));
       await page.click('[data-focus-key="resign"]');
       assert.equal(await phase(page), 'over');
       assert.deepEqual((await strip()).map((l) => l.text), ['You lost.', 'Gote wins: Sente resigned.']);

@@ -520,12 +520,15 @@ export class App {
       this.notice = null;
       if (ev.type === 'selected') {
         const { moves, attacks } = ev.destinations;
-        if (moves.length + attacks.length === 0) this.note((t) => t.t('noMoves'), 'warn');
+        // A mine or the flag never moves; any other piece is only boxed in for now.
+        const kind = match.view(p.side)?.pieces[square]?.kind;
+        const fixed = kind === 'mine' || kind === 'flag';
+        if (moves.length + attacks.length === 0) this.note((t) => t.t(fixed ? 'neverMoves' : 'noMoves'), 'warn');
         else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
       } else if (ev.type === 'deselected') {
-        // A press on a square the piece cannot reach lets it go: say so on the panel, or it looks
-        // ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
-        if (picked !== square) this.note((t) => t.t('unchosen'));
+        // A press on a square the piece cannot reach lets it go: say so on the panel, and why, or
+        // it looks ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
+        if (picked !== square) this.note((t) => t.t('unreachable', { square }));
         else this.say(this.i18n.t('unchosen'));
       } else if (ev.type === 'unsent') {
         const why = ev.why === 'replaced' ? 'onlineReplacedMove' : 'onlineMoveNotSent';

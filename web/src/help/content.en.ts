@@ -196,7 +196,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'The page shows your own pieces with their names; enemy pieces show only a “?” until the game is over.',
+              text: 'The page shows your own pieces with their names; enemy pieces stay face down until the game is over (a “?” on the button board).',
             },
           ],
         },
@@ -328,7 +328,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early (“Confirm and wait”), the game server keeps your arrangement and the game starts the moment your friend confirms too; until then “Re-arrange” takes it back. An arrangement confirmed while the connection is down is sent when it comes back.',
+              text: 'In a friend game you can keep arranging while you wait for your friend to join or to finish arranging. If you confirm early (“Confirm and wait”), the game server keeps your arrangement and the game starts the moment your friend confirms too; until then “Change my arrangement” takes it back. An arrangement confirmed while the connection is down is sent when it comes back.',
             },
           ],
         },
@@ -529,12 +529,12 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'link',
-              text: 'Josephine E. Tilden, Game apparatus, US patent no. 1,141,505, 1915',
+              text: 'Josephine E. Tilden, Game apparatus, US patent no. 1,141,505, filed 1908, granted 1915',
               href: 'https://patents.google.com/patent/US1141505A',
             },
             {
               kind: 'link',
-              text: 'Hermance Edan, a battle game with movable pieces on a chequered board, French patent no. 396,795, 1909',
+              text: 'Hermance Edan, a battle game with movable pieces on a chequered board, French patent no. 396,795, filed 1908, granted 1909',
               href: 'https://patents.google.com/patent/FR396795A',
             },
             {

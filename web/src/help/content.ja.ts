@@ -525,12 +525,12 @@ export const helpJa: HelpDocument = {
             },
             {
               kind: 'link',
-              text: 'ジョセフィン・E・ティルデン（Josephine E. Tilden）、米国特許第 1,141,505 号（1915 年）、名称 Game apparatus',
+              text: 'ジョセフィン・E・ティルデン（Josephine E. Tilden）、米国特許第 1,141,505 号（1908 年出願、1915 年登録）、名称 Game apparatus',
               href: 'https://patents.google.com/patent/US1141505A',
             },
             {
               kind: 'link',
-              text: 'エルマンス・エダン（Hermance Edan）、フランス特許第 396,795 号（1909 年）、盤上で駒を動かして戦うゲーム',
+              text: 'エルマンス・エダン（Hermance Edan）、フランス特許第 396,795 号（1908 年出願、1909 年登録）、盤上で駒を動かして戦うゲーム',
               href: 'https://patents.google.com/patent/FR396795A',
             },
             {

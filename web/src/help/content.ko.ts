@@ -525,12 +525,12 @@ export const helpKo: HelpDocument = {
             },
             {
               kind: 'link',
-              text: '조세핀 E. 틸던(Josephine E. Tilden), 미국 특허 제1,141,505호(1915년), 명칭 Game apparatus',
+              text: '조세핀 E. 틸던(Josephine E. Tilden), 미국 특허 제1,141,505호(1908년 출원, 1915년 등록), 명칭 Game apparatus',
               href: 'https://patents.google.com/patent/US1141505A',
             },
             {
               kind: 'link',
-              text: '에르망스 에당(Hermance Edan), 프랑스 특허 제396,795호(1909년), 게임판 위에서 말을 움직여 싸우는 게임',
+              text: '에르망스 에당(Hermance Edan), 프랑스 특허 제396,795호(1908년 출원, 1909년 등록), 게임판 위에서 말을 움직여 싸우는 게임',
               href: 'https://patents.google.com/patent/FR396795A',
             },
             {

@@ -57,6 +57,7 @@ export const ja: Catalogue = {
   swapped: '{a} と {b} を入れ替えました。',
   chosen: '{square} を選びました。入れ替える相手のマスを押してください。',
   unchosen: '選択を取り消しました。',
+  unreachable: '選んだ駒は {square} へは行けません。選択を取り消しました。',
   refused: '入れ替えられません：{reason}',
   rule_mine_on_entrance: '地雷は突入口（{square}）に置けません。',
   rule_flag_on_entrance: '軍旗は突入口（{square}）に置けません。',
@@ -91,7 +92,8 @@ export const ja: Catalogue = {
   outcome_defender: '受け手の勝ち',
   outcome_both: '相打ち',
   selected: '{square} を選びました。進めるマスは {moves} か所、攻め込めるマスは {attacks} か所です。',
-  noMoves: 'その駒は今は動かせません。',
+  noMoves: 'その駒は今は動かせません（行けるマスがありません）。',
+  neverMoves: '地雷と軍旗は動かせません（置いたマスから動かない駒です）。',
   pickOwnFirst: 'まず動かす自分の駒を選んでください。',
   // No-break spaces: a number is not parted from its counter at the end of a line.
   noBattleCount: '戦いのないまま {count}\u00a0手が続いています（100\u00a0手で引き分け）。',
