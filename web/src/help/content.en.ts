@@ -22,7 +22,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'Two camps of 6 columns by 4 rows face each other across a river. The first player (sente) owns rows 1–4, the second player (gote) rows 5–8. Columns run from a on the left to f on the right as sente sees the board, and row 1 is sente’s back row.',
+              text: 'Two camps of 6 columns by 4 rows face each other across a river. The first player (Sente) owns rows 1–4, the second player (Gote) rows 5–8. Columns run from a on the left to f on the right as Sente sees the board, and row 1 is Sente’s back row.',
             },
             {
               kind: 'p',
@@ -30,11 +30,11 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'In the middle of each back row, the c and d squares are joined into a single headquarters (HQ). It looks two squares wide but holds exactly one piece. Sente’s HQ is written cd1 and gote’s cd8. That leaves 23 squares per camp and 46 on the whole board.',
+              text: 'In the middle of each back row, the c and d squares are joined into a single headquarters (HQ). It looks two squares wide but holds exactly one piece. Sente’s HQ is written cd1 and Gote’s cd8. That leaves 23 squares per camp and 46 on the whole board.',
             },
             {
               kind: 'p',
-              text: 'When you play gote, the board is turned round so that your own camp is nearest to you.',
+              text: 'When you play Gote, the board is turned round so that your own camp is nearest to you.',
             },
           ],
         },
@@ -87,7 +87,7 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'Before play, both players fill all 23 squares of their own camp, one piece per square, without seeing the other side’s arrangement.',
-                'Mines and the flag may not stand on your own entrances (b4 and e4 for sente, b5 and e5 for gote).',
+                'Mines and the flag may not stand on your own entrances (b4 and e4 for Sente, b5 and e5 for Gote).',
                 'The flag may not stand on your back row either. The HQ is part of the back row, so the flag cannot go there.',
                 'A mine may be placed in the HQ.',
                 'An arrangement that breaks a rule is refused, with a message naming the piece, the square and the rule it breaks.',
@@ -107,7 +107,7 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'The spy and the nine ranked officers, general to second lieutenant, step one square forward, backward or sideways.',
-                'The tank and the cavalry step one square the same way, or advance two squares straight forward if the square in between is empty. That double step may cross a bridge (for sente, b3 to b5, for example) but never the river anywhere else.',
+                'The tank and the cavalry step one square the same way, or advance two squares straight forward if the square in between is empty. That double step may cross a bridge (for Sente, b3 to b5, for example) but never the river anywhere else.',
                 'The engineer runs along a row or column across as many empty squares as it likes. It cannot jump: it stops short of a friendly piece, and if an enemy piece blocks the line it may move onto that square and fight.',
                 'The plane flies any distance forward or backward along its column, passing over pieces of either side and over the river. It may land on an empty square or on an enemy piece, and only a piece on its landing square fights it. Sideways it moves a single square.',
                 'The mines and the flag stay where they were placed for the whole game.',
@@ -262,8 +262,8 @@ export const helpEn: HelpDocument = {
             {
               kind: 'ul',
               items: [
-                'Play the CPU (beginner, intermediate or advanced): you are sente and move the vermilion pieces.',
-                'Start as gote (intermediate): the intermediate CPU moves first, and you take the plain-wood pieces of gote.',
+                'Play the CPU (beginner, intermediate or advanced): you are Sente and move the vermilion pieces.',
+                'Start as Gote (intermediate): the intermediate CPU moves first, and you take the plain-wood pieces of Gote.',
                 'Two players on this device: share one device, taking turns. A curtain hides the board between turns.',
                 'Play a friend: send a link and play someone elsewhere.',
               ],
@@ -280,7 +280,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'Creating a room shows its URL. Copy it (or use Share on devices that offer it) and send it to your friend. The game starts once they have opened the link and joined and you have both confirmed your arrangements; whoever created the room is sente and the guest is gote.',
+              text: 'Creating a room shows its URL. Copy it (or use Share on devices that offer it) and send it to your friend. The game starts once they have opened the link and joined and you have both confirmed your arrangements; whoever created the room is Sente and the guest is Gote.',
             },
             {
               kind: 'p',
@@ -292,7 +292,7 @@ export const helpEn: HelpDocument = {
             },
             {
               kind: 'p',
-              text: 'After a game you can play again with sente and gote swapped. The pieces are arranged afresh for each game.',
+              text: 'After a game you can play again with Sente and Gote swapped. The pieces are arranged afresh for each game.',
             },
           ],
         },
