@@ -295,8 +295,12 @@ export class App {
     document.addEventListener('keydown', onEscape);
     this.cleanups.push(() => document.removeEventListener('keydown', onEscape));
     // Whether the player last acted with the keys or a pointer: see `focusBoard`.
+    // Until the first of them, the first mode's focus ring is not drawn (`untouched`): drawn at
+    // load it looked like a level already chosen. The keyboard still starts there.
+    this.root.classList.add('untouched');
     const byKeys = (keys: boolean) => (): void => {
       this.keyboardLast = keys;
+      this.root.classList.remove('untouched');
     };
     for (const [type, keys] of [['keydown', true], ['pointerdown', false]] as const) {
       const listener = byKeys(keys);
@@ -304,14 +308,6 @@ export class App {
       this.cleanups.push(() => document.removeEventListener(type, listener, { capture: true }));
     }
     this.cleanups.push(guardDoubleClicks(document));
-    // The page opens with the keyboard on the first mode, ready for Enter; its ring, drawn before
-    // anyone touched a key, looked like a choice already made. It shows from the first key on.
-    this.root.classList.add('untouched');
-    const touched = (): void => this.root.classList.remove('untouched');
-    for (const type of ['keydown', 'pointerdown'] as const) {
-      document.addEventListener(type, touched, { capture: true, once: true });
-      this.cleanups.push(() => document.removeEventListener(type, touched, { capture: true }));
-    }
     this.update();
   }
 
@@ -520,11 +516,11 @@ export class App {
       this.notice = null;
       if (ev.type === 'selected') {
         const { moves, attacks } = ev.destinations;
-        // A mine or the flag never moves; any other piece is only boxed in for now.
-        const kind = match.view(p.side)?.pieces[square]?.kind;
-        const fixed = kind === 'mine' || kind === 'flag';
-        if (moves.length + attacks.length === 0) this.note((t) => t.t(fixed ? 'neverMoves' : 'noMoves'), 'warn');
-        else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
+        if (moves.length + attacks.length === 0) {
+          // A mine or the flag never moves; any other piece is only boxed in for now.
+          const kind = match.view(p.side)?.pieces[square]?.kind;
+          this.note((t) => t.t(kind === 'mine' || kind === 'flag' ? 'neverMoves' : 'noMoves'), 'warn');
+        } else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
       } else if (ev.type === 'deselected') {
         // A press on a square the piece cannot reach lets it go: say so on the panel, and why, or
         // it looks ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
