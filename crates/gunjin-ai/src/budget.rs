@@ -21,6 +21,12 @@ pub struct Budget<'a> {
 /// searched in 248 ms at p95), so that only a machine four times slower meets the clock.
 pub const STEADY_NODES_PER_MS: u64 = 800;
 
+/// A [`Budget::steady_ms`] search is stopped by the clock only past this multiple of its time:
+/// its nodes take a quarter of the time or less here, and a machine running several searches at
+/// once (a test suite, a tournament) is easily four times slower than idle, which a stop at the
+/// time itself would let change the answer.
+pub const STEADY_CLOCK_STOP: f64 = 2.0;
+
 #[derive(Clone, Copy)]
 pub(crate) enum Clock<'a> {
     None,
@@ -76,9 +82,9 @@ impl Budget<'static> {
 
     /// `ms` milliseconds of thinking that give the same move for the same view and seed however
     /// busy the machine is: the work is [`STEADY_NODES_PER_MS`] nodes per millisecond (or the
-    /// level's own amount, if less), and the system clock only stops a search that would
-    /// overrun `ms` on a machine far slower than this one. [`Budget::time_ms`] instead uses the
-    /// time as it finds it, a share of it for each stage.
+    /// level's own amount, if less), and the system clock only stops a search that has taken
+    /// [`STEADY_CLOCK_STOP`] times `ms`, on a machine eight times slower than this one.
+    /// [`Budget::time_ms`] instead uses the time as it finds it, a share of it for each stage.
     #[cfg(not(target_arch = "wasm32"))]
     #[must_use]
     pub fn steady_ms(ms: u64) -> Budget<'static> {

@@ -792,6 +792,11 @@ mod tests {
     /// Sente's view of a game where gote keeps its general in its HQ and sente's general stands
     /// off its back row (so it can step both ways).
     fn view_of_a_game() -> PlayerView {
+        a_game().view(Side::Sente)
+    }
+
+    /// A game at its start: sente's general forward, gote's in its HQ.
+    fn a_game() -> Game {
         let sente = (0..)
             .map(|seed| Deployment::auto(Side::Sente, seed))
             .find(|d| {
@@ -812,7 +817,6 @@ mod tests {
             }),
         )
         .expect("legal arrangements")
-        .view(Side::Sente)
     }
 
     /// The hunter gets `unit` for a step towards `prey`, minus that for a step away, and every
@@ -977,6 +981,34 @@ mod tests {
             assert_eq!(
                 answer,
                 choose_move(&view, Level::Advanced, &crate::Budget::nodes(nodes), seed)
+            );
+        }
+    }
+
+    /// The clock still stops a steady search on a machine far too slow for its nodes, at twice
+    /// its time (not at the time itself, which a busy machine reaches), with a legal answer.
+    #[test]
+    fn a_steady_budget_stops_at_twice_its_time_on_a_far_slower_machine() {
+        let game = a_game();
+        let view = game.view(Side::Sente);
+        for seed in 0..3 {
+            let now = std::cell::Cell::new(0.0);
+            let crawling = || {
+                now.set(now.get() + 5.0);
+                now.get()
+            };
+            let steady = crate::Budget {
+                max_nodes: None,
+                time_ms: Some(100.0),
+                clock: crate::budget::Clock::External(&crawling),
+                time_stops_only: true,
+            };
+            let answer = choose_move(&view, Level::Advanced, &steady, seed).expect("a move");
+            assert!(game.position().is_legal(answer), "{answer:?}");
+            let elapsed = now.get();
+            assert!(
+                (200.0..260.0).contains(&elapsed),
+                "stopped with the crawling clock at {elapsed} ms of 100"
             );
         }
     }

@@ -5,8 +5,8 @@
 //! - `{"cmd":"go","view":<a view as the referee's view command gives it>,"level":"advanced",
 //!   "seed":7,"time_ms":1000}` → `{"ok":true,"move":["b3","b4"]}`. `time_ms` and `nodes` are
 //!   optional limits; without either the level does its own fixed amount of work. `time_ms` is
-//!   turned into nodes (`Budget::steady_ms`), so the answer never depends on the machine's load;
-//!   the clock only stops a search that would overrun it.
+//!   turned into nodes (`Budget::steady_ms`), so the answer does not depend on the machine's
+//!   load; the clock only stops a search that has taken twice the time.
 //!
 //! Errors answer `{"ok":false,"error":{"code":"…","message":"…"}}` like the referee's: `bad_json`,
 //! `bad_request` (wrong shape, unknown level or side), `unknown_cmd`, `bad_view` (a view that
