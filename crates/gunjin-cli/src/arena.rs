@@ -513,6 +513,16 @@ fn elo(s: f64) -> f64 {
     -400.0 * (1.0 / s - 1.0).log10()
 }
 
+/// An Elo difference in whole points, as printed: an even score is +0, never -0.
+fn whole_elo(s: f64) -> i64 {
+    // `elo` clamps the score, so the value is finite.
+    elo(s).round() as i64
+}
+
+fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 fn expected(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
@@ -579,20 +589,20 @@ fn report(
     )?;
     writeln!(
         out,
-        "{}: {} wins, {} draws, {} losses (mean {:.0} plies per game)",
+        "{}: {}, {}, {} (mean {:.0} plies per game)",
         args.a,
-        t.wins,
-        t.draws,
-        t.losses,
+        counted(t.wins, "win", "wins"),
+        counted(t.draws, "draw", "draws"),
+        counted(t.losses, "loss", "losses"),
         t.plies as f64 / n.max(1.0)
     )?;
     writeln!(out, "score {:.3} (95%: {:.3}–{:.3})", s, lo, hi)?;
     writeln!(
         out,
-        "elo difference {:+.0} (95%: {:+.0} to {:+.0})",
-        elo(s),
-        elo(lo),
-        elo(hi)
+        "elo difference {:+} (95%: {:+} to {:+})",
+        whole_elo(s),
+        whole_elo(lo),
+        whole_elo(hi)
     )?;
     if let Some((e0, e1)) = args.sprt {
         writeln!(
@@ -602,6 +612,12 @@ fn report(
         )?;
     }
     for (i, name) in [&args.a, &args.b].into_iter().enumerate() {
+        // The same level on both sides: which line is which player.
+        let name = if args.a == args.b {
+            format!("{name} ({})", ["a", "b"][i])
+        } else {
+            name.clone()
+        };
         let v = &t.think_ms[i];
         let mean = v.iter().sum::<f64>() / (v.len().max(1) as f64);
         writeln!(
@@ -742,6 +758,30 @@ mod tests {
             pieces_left(other.position()).split_once(" / ").map(|p| p.1),
             Some(gote)
         );
+    }
+
+    #[test]
+    fn an_even_score_prints_plus_zero_and_counts_agree_with_their_nouns() {
+        assert_eq!(whole_elo(0.5), 0);
+        assert_eq!(format!("{:+}", whole_elo(0.5 - 1e-4)), "+0");
+        assert!(whole_elo(0.75) > 0 && whole_elo(0.25) < 0);
+        assert_eq!(counted(1, "win", "wins"), "1 win");
+        assert_eq!(counted(0, "loss", "losses"), "0 losses");
+    }
+
+    /// The same level on both sides: each think line says which player it is.
+    #[test]
+    fn a_level_against_itself_tells_its_two_think_lines_apart() {
+        let args = ArenaArgs {
+            a: "beginner".into(),
+            b: "beginner".into(),
+            ..tiny_args()
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).expect("runs");
+        let text = String::from_utf8(out).expect("utf8");
+        assert!(text.contains("think beginner (a):"), "{text}");
+        assert!(text.contains("think beginner (b):"), "{text}");
     }
 
     /// Two quick games of the beginner against random.
