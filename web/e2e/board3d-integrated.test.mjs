@@ -176,6 +176,7 @@ describe('the game page with its 3D board', () => {
     // an empty square redraws its destination too. Hot seat: the curtain and the other side.
     let checkedBoth = false;
     let checkedGote = false;
+    let checkedCurtainTabs = false;
     // Every shader is built before the first pick (building the highlights' at that moment stalled
     // a slow GPU for most of a second): picks, moves and battles need no new one.
     const programs = () => page.evaluate(() => window.gunjinBoard3D.renderer.info.programs.length);
@@ -221,6 +222,20 @@ describe('the game page with its 3D board', () => {
       // Hand over: the curtain, then the other side looks, from its own side of the board.
       await page.click('[data-focus-key="hand-over"]');
       assert.equal(await phase(page), 'turn-curtain');
+      if (!checkedCurtainTabs) {
+        // Behind the curtain the keyboard reaches nothing on the board, the 3D view's buttons
+        // included: a whole round of Tab stops only outside the stage or on the curtain.
+        const stops = [];
+        for (let i = 0; i < 40; i++) {
+          await page.keyboard.press('Tab');
+          stops.push(await page.evaluate(() => {
+            const el = document.activeElement;
+            return el?.closest('.board-stage') && !el.closest('.curtain') ? el.textContent || el.className : null;
+          }));
+        }
+        assert.deepEqual(stops.filter((s) => s !== null), [], 'nothing under the curtain takes the focus');
+        checkedCurtainTabs = true;
+      }
       await reveal(page);
       if (!checkedGote && (await page.evaluate(() => window.boardStates.at(-1).state.viewer)) === 'gote') {
         const gote = { a1: await at(page, 'a1'), f8: await at(page, 'f8') };
@@ -231,6 +246,7 @@ describe('the game page with its 3D board', () => {
     assert.ok(checkedBoth, 'a move into an empty square was played on the 3D board');
     assert.equal(await programs(), programsAtStart, 'no shader was built during play');
     assert.ok(checkedGote, "gote's turn came");
+    assert.ok(checkedCurtainTabs, 'the curtain came down during play');
 
     const { leaks, states } = await leaksToBoard(page);
     assert.deepEqual(leaks, [], 'no hidden name reached the 3D board');

@@ -7,7 +7,7 @@
 import type { Board3DText } from './board3d/types';
 import type { Board3DView, BoardState, BoardView } from './board';
 import { withoutHiddenNames } from './board';
-import { opponent, type BattleTable, type Engine, type Side, type Square, type Status, type View } from './engine';
+import { opponent, type BattleTable, type Engine, type KindId, type Side, type Square, type Status, type View } from './engine';
 import { removedEnemyKinds } from './state/removed';
 import { en } from './i18n/en';
 import { I18n, LANG_NAMES, LANGS, type Lang, type MessageKey } from './i18n';
@@ -672,6 +672,11 @@ export class App {
     if (this.review) this.review.undone = undefined;
     const looking = match !== null && match.viewer !== null;
     this.grid.setInteractive(looking);
+    // Behind a curtain the 3D board's view buttons are as out of reach as the grid: the keyboard
+    // found them there, under the curtain, with no focus ring in sight.
+    const curtainUp = match !== null && match.viewer === null && match.phase.kind.endsWith('curtain');
+    this.board3dBar.inert = curtainUp;
+    this.boardMount.inert = curtainUp;
     // Before a game the 3D board shows the empty board; an empty grid under it only pushed the
     // choice of mode a screen further down on a phone.
     this.gridSection.hidden = match === null && this.boards.length > 1;
@@ -1462,6 +1467,7 @@ export class App {
     // While the review shows an earlier position, the last move's report would describe another board.
     for (const r of this.reviewedFrame() === null ? reports : []) {
       const text = bySide === undefined ? this.reportText(r) : this.reportTextBySide(r, bySide);
+      if (text === '') continue;
       list.append(h('li', { class: r.type === 'battle' ? `battle ${r.result}` : 'move', text }));
     }
     return list;
@@ -1579,6 +1585,7 @@ export class App {
   private reportTextBySide(r: Report, side: Side): string {
     const t = this.i18n;
     if (r.type === 'moved') return t.t('sideMoved', { side: t.side(r.mine ? side : opponent(side)), from: r.from, to: r.to });
+    if (r.type === 'inEnemyHq') return this.hqNote(r.kind);
     const key = r.result === 'won' ? 'sideBattleWon' : r.result === 'lost' ? 'sideBattleLost' : 'sideBattleBoth';
     return t.t(key, { side: t.side(side), kind: t.kind(r.kind), square: r.square });
   }
@@ -1586,8 +1593,17 @@ export class App {
   private reportText(r: Report): string {
     const t = this.i18n;
     if (r.type === 'moved') return t.t(r.mine ? 'youMoved' : 'enemyMoved', { from: r.from, to: r.to });
+    if (r.type === 'inEnemyHq') return this.hqNote(r.kind);
     const key = r.result === 'won' ? 'battleWon' : r.result === 'lost' ? 'battleLost' : 'battleBoth';
     return t.t(key, { kind: t.kind(r.kind), square: r.square });
+  }
+
+  /**
+   * Why a piece that stands in the enemy HQ has not won: only the six officers occupy. '' for an
+   * officer there, whose occupation the game's result already tells.
+   */
+  private hqNote(kind: KindId): string {
+    return this.engine.kinds.find((k) => k.id === kind)?.occupies === false ? this.i18n.t('hqNoWin', { kind: this.i18n.kind(kind) }) : '';
   }
 
   /**

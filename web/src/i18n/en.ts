@@ -94,6 +94,7 @@ export const en = {
   selected: '{square} selected. Squares to move to: {moves}; to attack: {attacks}.',
   noMoves: 'That piece cannot move now: every way out is blocked.',
   neverMoves: 'Mines and the flag never move.',
+  hqNoWin: 'A {kind} in the enemy headquarters does not win: only an officer from general to major occupies it.',
   pickOwnFirst: 'First choose one of your pieces to move.',
   noBattleCount: 'Moves since the last battle, counting both players: {count} (a draw at 100).',
   removedOwn: 'Your removed pieces',

@@ -150,8 +150,8 @@ describe('language choice', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['ja']);
     const offer = (seconds: number) => i18n.t('onlineCpuOffer', { time: i18n.duration(seconds) });
     // Drawn once when the offer comes: "or more", since the time goes on while it is shown.
-    expect(offer(120)).toBe('友達の接続が切れてから 2 分以上たちました。');
-    expect(offer(45)).toBe('友達の接続が切れてから 45 秒以上たちました。');
+    expect(offer(120)).toBe('友達の接続が切れてから 2\u00a0分以上たちました。');
+    expect(offer(45)).toBe('友達の接続が切れてから 45\u00a0秒以上たちました。');
     i18n.setLang('ko');
     expect(offer(120)).toBe('친구의 연결이 끊긴 지 2분 이상 지났습니다.');
     i18n.setLang('en');

@@ -94,6 +94,7 @@ export const ko: Catalogue = {
   selected: '{square} 선택: 이동 가능 {moves}칸, 공격 가능 {attacks}칸.',
   noMoves: '그 말은 지금 움직일 수 없습니다(갈 수 있는 칸이 없습니다).',
   neverMoves: '지뢰와 군기는 움직일 수 없습니다(놓은 칸에서 움직이지 않는 말입니다).',
+  hqNoWin: '{kind} 말은 상대 총사령부에 들어가도 이기지 않습니다(점령은 대장부터 소령까지의 장교만 할 수 있습니다).',
   pickOwnFirst: '먼저 움직일 내 말을 고르세요.',
   noBattleCount: '전투 없는 수가 {count}수 이어졌습니다(100수면 무승부).',
   removedOwn: '잃은 내 말',

@@ -12,7 +12,9 @@ export type Report =
       /** The viewer's piece in the battle. */
       readonly kind: KindId;
       readonly square: Square;
-    };
+    }
+  /** The viewer's piece stands in the enemy headquarters after the ply (last of its reports). */
+  | { readonly type: 'inEnemyHq'; readonly kind: KindId };
 
 /**
  * Reports of one ply for `viewer`. `ownBefore` is the viewer's own pieces (square → kind) just
@@ -26,14 +28,16 @@ export function reportPly(
   const mine = ply.side === viewer;
   const out: Report[] = [{ type: 'moved', mine, from: ply.from, to: ply.to }];
   const battle = ply.battle;
-  if (battle === null) return out;
   const kind = mine ? ownBefore[ply.from] : ownBefore[ply.to];
-  if (kind === undefined) return out;
-  let result: 'won' | 'lost' | 'both';
-  if (battle.outcome === 'both') result = 'both';
-  else if ((battle.outcome === 'attacker') === mine) result = 'won';
-  else result = 'lost';
-  out.push({ type: 'battle', result, kind, square: battle.square });
+  if (battle !== null && kind !== undefined) {
+    let result: 'won' | 'lost' | 'both';
+    if (battle.outcome === 'both') result = 'both';
+    else if ((battle.outcome === 'attacker') === mine) result = 'won';
+    else result = 'lost';
+    out.push({ type: 'battle', result, kind, square: battle.square });
+  }
+  const entered = battle === null || battle.outcome === 'attacker';
+  if (mine && kind !== undefined && entered && ply.to === enemyHq(viewer)) out.push({ type: 'inEnemyHq', kind });
   return out;
 }
 
@@ -49,6 +53,8 @@ export function reportLastPly(view: View): Report[] {
   const mine = ply.side === view.side;
   const ownBefore: Record<Square, KindId> = {};
   const battle = ply.battle;
+  const arrived = view.pieces[ply.to];
+  if (mine && arrived?.side === view.side && arrived.kind !== undefined) ownBefore[ply.from] = arrived.kind;
   if (battle !== null) {
     const ownLost = battle.outcome === 'both' || (battle.outcome === 'attacker') !== mine;
     const survivor = view.pieces[ply.to];
@@ -60,4 +66,8 @@ export function reportLastPly(view: View): Report[] {
     if (kind !== undefined) ownBefore[mine ? ply.from : ply.to] = kind;
   }
   return reportPly(view.side, ply, ownBefore);
+}
+
+function enemyHq(viewer: Side): Square {
+  return viewer === 'sente' ? 'cd8' : 'cd1';
 }
