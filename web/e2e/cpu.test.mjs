@@ -552,6 +552,42 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('"play again" in mid-game keeps the game it left until the new one begins, one press away', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await phase(page), 'turn');
+    await playAgainstCpu(page, { turns: 2, pick: (i) => i * 3 + 2, thinking: /thinking/, afterAnswer: async () => {} });
+    assert.equal(await phase(page), 'turn');
+    const board = () =>
+      page.evaluate(() => [...document.querySelectorAll('.cell.has-piece')].map((e) => `${e.dataset.square}:${e.dataset.kind ?? '?'}`).sort());
+    const before = await board();
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await phase(page), 'setup');
+    assert.match(await page.textContent('.set-aside'), /The game you left \(moves played: 4\) is kept until this one begins/);
+    assert.match(await page.textContent('.live'), /The game you left/);
+    // Back to it: the same position, the player to move.
+    await page.click('[data-focus-key="set-aside-back"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.deepEqual(await board(), before);
+    assert.match(await page.textContent('.log-box summary'), /moves: 4/);
+    assert.equal(await page.$('.set-aside'), null);
+    // Played again and the new game begun: the old one is gone, as "play again" said.
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await page.isVisible('.set-aside'), true);
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await phase(page), 'turn');
+    assert.equal(await page.$('.set-aside'), null);
+    assert.match(await page.textContent('.log-box summary'), /moves: 0/);
+    // A game over leaves nothing to keep; nor does one not yet begun.
+    await page.click('[data-focus-key="resign"]');
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await page.$('.set-aside'), null);
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await page.$('.set-aside'), null);
+    await page.close();
+  });
+
   it('a reload while arranging keeps the arrangement: the start screen offers it, and choosing another game gives it up', async () => {
     // A phone: the offer stands below the empty board, and the page brings it into view.
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 664 } });

@@ -247,6 +247,35 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('"play again" behind the curtain keeps the game it left until both have arranged the new one', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocalTurn(page);
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    await page.click(`.cell[data-square="${from}"]`);
+    await page.click(`.cell[data-square="${to}"]`);
+    await page.click('[data-focus-key="hand-over"]');
+    assert.equal(await phase(page), 'turn-curtain');
+    // The player waiting for the device presses "play again": the game is not lost.
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await phase(page), 'setup-curtain');
+    assert.match(await page.textContent('.set-aside'), /The game you left \(moves played: 1\)/);
+    await page.click('[data-focus-key="set-aside-back"]');
+    assert.equal(await phase(page), 'turn-curtain');
+    assert.equal(await page.textContent('.curtain-text').then((t) => /^It is Gote’s turn/.test(t)), true);
+    await page.click('.curtain button');
+    assert.match(await page.textContent('.log-box summary'), /moves: 1/);
+    // Offered through both arrangements of the new game, gone once it begins.
+    await page.click('[data-focus-key="play-again"]');
+    for (let i = 0; i < 2; i++) {
+      assert.equal(await page.isVisible('[data-focus-key="set-aside-back"]'), true);
+      await page.click('.curtain button');
+      await page.click('[data-focus-key="confirm"]');
+    }
+    assert.equal(await phase(page), 'turn-curtain');
+    assert.equal(await page.$('.set-aside'), null);
+    await page.close();
+  });
+
   it('goes on after a reload behind the curtain of the side to move, also after leaving it, and forgets it once it is over', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);

@@ -112,6 +112,11 @@ function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
   return [before, badge, after];
 }
 
+/** The phases before a game begins, when its arrangements are made. */
+function isArranging(kind: string): boolean {
+  return kind === 'setup' || kind === 'setup-curtain';
+}
+
 export class App {
   readonly i18n: I18n;
   private screen: Screen = { kind: 'start' };
@@ -159,6 +164,11 @@ export class App {
   private battleTable: BattleTable | null = null;
   /** The panel's notice; `until`, if given, takes it away at the first redraw where it holds. */
   private notice: { message: (t: I18n) => string; tone: 'info' | 'warn'; until?: () => boolean } | null = null;
+  /**
+   * The game "play again" left unfinished, kept until the new one begins: one press had thrown a
+   * game away (a stray tap, or the player waiting behind the curtain).
+   */
+  private setAside: { readonly match: Match; readonly moves: number; readonly restore: () => void } | null = null;
   private lastPhaseKey = '';
   /** A friend room's invitation or join button was on the panel at the last redraw. */
   private callShown = false;
@@ -636,6 +646,7 @@ export class App {
     const wasOver = this.lastPhaseKey.startsWith('over:');
     this.lastPhaseKey = phaseKey;
     if (match?.phase.kind !== 'over') this.resultSaid = false;
+    if (this.setAside !== null && (match !== this.setAside.match || !isArranging(match.phase.kind))) this.setAside = null;
     if (phaseChanged) {
       if (match?.phase.kind !== 'setup') this.notice = null;
       const why = match?.phase.kind === 'setup' ? match.phase.note : undefined;
@@ -1307,19 +1318,62 @@ export class App {
       }
     }
     if (p.kind !== 'setup' && p.kind !== 'setup-curtain') out.push(this.logEl(match));
+    const aside = this.setAside;
+    if (aside !== null && aside.match === match) {
+      out.push(
+        h(
+          'section',
+          { class: 'set-aside', attrs: { 'aria-labelledby': 'set-aside-text' } },
+          h('p', { text: this.setAsideText(aside.moves), attrs: { id: 'set-aside-text' } }),
+          button(t.t('setAsideBack'), aside.restore, { key: 'set-aside-back', class: 'btn wide' }),
+        ),
+      );
+    }
     out.push(
       h(
         'div',
         { class: 'game-buttons' },
         button(t.t('playAgain'), () => {
+          const aside = this.setAsideOf(match);
           match.restart();
+          this.setAside = aside;
           this.update();
           this.showBoard();
+          if (aside !== null) this.say(this.setAsideText(aside.moves));
         }, { key: 'play-again' }),
         button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
       ),
     );
     return out;
+  }
+
+  private setAsideText(moves: number): string {
+    return this.i18n.t('setAsideText', { progress: this.progress(moves) });
+  }
+
+  /**
+   * How to bring back `match`'s game once "play again" has begun another: the game as kept in
+   * the browser, while it is this game (another tab may keep its own); null for a game over or
+   * not yet begun, which "play again" loses nothing of.
+   */
+  private setAsideOf(match: Match): App['setAside'] {
+    const mode = this.mode;
+    const p = match.phase;
+    if (mode === null || p.kind === 'over' || isArranging(p.kind)) return null;
+    const played = match.view(p.side)?.history.length;
+    const back = (keep: () => void) => () => {
+      this.endMatch();
+      keep();
+      this.startMode(mode, undefined, true);
+    };
+    if (mode.id === 'local') {
+      const kept = this.localGames.load();
+      if (kept === null || kept.moves.length !== played) return null;
+      return { match, moves: played, restore: back(() => this.localGames.save(kept)) };
+    }
+    const kept = this.cpuGames.load();
+    if (kept === null || kept.mode !== mode.id || kept.game.moves.length !== played) return null;
+    return { match, moves: played, restore: back(() => this.cpuGames.save(kept.mode, kept.game)) };
   }
 
   /** The review of `match`, built on first use once the game is over; null if it cannot be replayed. */

@@ -106,6 +106,8 @@ export const en = {
   resign: 'Resign',
   playAgain: 'Play again',
   chooseModeAgain: 'Choose the mode again',
+  setAsideText: 'The game you left ({progress}) is kept until this one begins.',
+  setAsideBack: 'Back to the game I left',
   logSummary: 'Game record (moves: {n})',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} — battle: {outcome}',

@@ -108,6 +108,8 @@ export const ja: Catalogue = {
   resign: '投了',
   playAgain: 'もう一度',
   chooseModeAgain: '遊び方を選び直す',
+  setAsideText: 'やめた対局（{progress}）は、この対局が始まるまで残しておきます。',
+  setAsideBack: 'やめた対局に戻る',
   logSummary: '棋譜（{n}\u00a0手）',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} ― 戦い：{outcome}',

@@ -106,6 +106,8 @@ export const ko: Catalogue = {
   resign: '기권',
   playAgain: '다시 하기',
   chooseModeAgain: '플레이 방식 다시 선택하기',
+  setAsideText: '그만둔 게임({progress})은 이 게임이 시작될 때까지 남겨 둡니다.',
+  setAsideBack: '그만둔 게임으로 돌아가기',
   logSummary: '기보({n}수)',
   plyLine: '{n}. {side} {from} → {to}',
   plyBattle: '{n}. {side} {from} → {to} — 전투: {outcome}',
