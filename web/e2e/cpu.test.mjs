@@ -597,6 +597,23 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('on a phone, the strip says the game "play again" left is kept, and its button brings it back', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await phase(page), 'turn');
+    await playAgainstCpu(page, { turns: 1, pick: () => 0, thinking: /thinking/, afterAnswer: async () => {} });
+    await page.click('[data-focus-key="play-again"]');
+    assert.equal(await phase(page), 'setup');
+    const lines = await page.$$eval('[data-status-strip]:not([hidden]) p', (ps) => ps.map((p) => p.dataset.text));
+    assert.ok(lines.some((l) => /^The game you left \(moves played: 2\)/.test(l)), JSON.stringify(lines));
+    await page.click('[data-strip-action="set-aside-back"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    assert.match(await page.textContent('.log-box summary'), /moves: 2/);
+    assert.equal(await page.$('[data-strip-action="set-aside-back"]'), null);
+    await page.close();
+  });
+
   it('a reload while arranging keeps the arrangement: the start screen offers it, and choosing another game gives it up', async () => {
     // A phone: the offer stands below the empty board, and the page brings it into view.
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 664 } });

@@ -112,6 +112,9 @@ function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
   return [before, badge, after];
 }
 
+/** Plies without a battle from which the count is news (the draw comes at 100). */
+const QUIET_NEWS = 80;
+
 /** The phases before a game begins, when its arrangements are made. */
 function isArranging(kind: string): boolean {
   return kind === 'setup' || kind === 'setup-curtain';
@@ -877,10 +880,11 @@ export class App {
         ? []
         : match.phase.kind === 'setup'
           ? // What to do now, and how to finish: the panel saying so is a screen below the board.
-            [...texts('h2:not(.online-title)').slice(0, 1), ...orHint(texts('[data-notice]'), 'setupStripHint'), ...trouble()]
+            // After "play again" in mid-game, that the game left is kept comes before the hint.
+            [...texts('h2:not(.online-title)').slice(0, 1), ...orHint([...texts('[data-notice]'), ...texts('#set-aside-text')], 'setupStripHint'), ...trouble()]
           : match.phase.kind === 'over'
             ? texts('.result-verdict, .result-text')
-            : [...texts('h2:not(.online-title)').slice(0, 1), ...trouble(), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li')];
+            : [...texts('h2:not(.online-title)').slice(0, 1), ...trouble(), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li'), ...texts('[data-quiet-news]')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
     const paragraphs = lines.map((text) => h('p', { attrs: { 'data-text': text } }));
@@ -901,8 +905,18 @@ export class App {
         this.update();
       });
     }
-    this.strip.replaceChildren(...paragraphs, ...(handOver === null ? [] : [handOver]));
-    this.strip.hidden = lines.length === 0 && handOver === null;
+    const aside = this.setAside;
+    const back =
+      aside !== null && match === aside.match && match.phase.kind === 'setup'
+        ? h('button', {
+            class: 'btn strip-action',
+            attrs: { type: 'button', tabindex: '-1', 'data-text': this.i18n.t('setAsideBack'), 'data-strip-action': 'set-aside-back' },
+          })
+        : null;
+    back?.addEventListener('click', aside?.restore ?? (() => {}));
+    const actions = [handOver, back].filter((b) => b !== null);
+    this.strip.replaceChildren(...paragraphs, ...actions);
+    this.strip.hidden = lines.length === 0 && actions.length === 0;
   }
 
   /** The curtain's card is what the next player must see, whole, wherever the last one had
@@ -1536,7 +1550,8 @@ export class App {
       h('p', { class: 'removed-own', text: this.kindList(own) }),
       h('h3', { text: t.t('removedEnemy') }),
       h('p', { class: 'removed-enemy', text: t.t('removedCount', { count: enemyCount }) }),
-      quiet > 0 ? h('p', { class: 'small', text: t.t('noBattleCount', { count: quiet }) }) : null,
+      // Near the draw it is news: the strip over a phone's board carries it too.
+      quiet > 0 ? h('p', { class: 'small', text: t.t('noBattleCount', { count: quiet }), attrs: quiet >= QUIET_NEWS ? { 'data-quiet-news': '' } : {} }) : null,
     );
   }
 
@@ -1639,7 +1654,7 @@ export class App {
   private reportTextBySide(r: Report, side: Side): string {
     const t = this.i18n;
     if (r.type === 'moved') return t.t('sideMoved', { side: t.side(r.mine ? side : opponent(side)), from: r.from, to: r.to });
-    if (r.type === 'inEnemyHq') return this.hqNote(r.kind);
+    if (r.type === 'inEnemyHq') return this.hqNote(r.kind, side);
     const key = r.result === 'won' ? 'sideBattleWon' : r.result === 'lost' ? 'sideBattleLost' : 'sideBattleBoth';
     return t.t(key, { side: t.side(side), kind: t.kind(r.kind), square: r.square });
   }
@@ -1654,10 +1669,13 @@ export class App {
 
   /**
    * Why a piece that stands in the enemy HQ has not won: only the six officers occupy. '' for an
-   * officer there, whose occupation the game's result already tells.
+   * officer there, whose occupation the game's result already tells. Told by side (`bySide`)
+   * where two share the screen at the end.
    */
-  private hqNote(kind: KindId): string {
-    return this.engine.kinds.find((k) => k.id === kind)?.occupies === false ? this.i18n.t('hqNoWin', { kind: this.i18n.kind(kind) }) : '';
+  private hqNote(kind: KindId, bySide?: Side): string {
+    if (this.engine.kinds.find((k) => k.id === kind)?.occupies !== false) return '';
+    const t = this.i18n;
+    return bySide === undefined ? t.t('hqNoWin', { kind: t.kind(kind) }) : t.t('sideHqNoWin', { side: t.side(bySide), kind: t.kind(kind) });
   }
 
   /**

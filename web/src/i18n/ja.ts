@@ -95,7 +95,8 @@ export const ja: Catalogue = {
   selected: '{square} を選びました。進めるマスは {moves}\u00a0か所、攻め込めるマスは {attacks}\u00a0か所です。',
   noMoves: 'その駒は今は動かせません（行けるマスがありません）。',
   neverMoves: '地雷と軍旗は動かせません（置いたマスから動かない駒です）。',
-  hqNoWin: '{kind}が敵の総司令部に入っても勝ちにはなりません（占領できるのは大将から少佐までの将校だけです）。',
+  hqNoWin: 'あなたの{kind}が相手の総司令部に入っても勝ちにはなりません（占領できるのは大将から少佐までの将校だけです）。',
+  sideHqNoWin: '{side}の{kind}が相手の総司令部に入っても勝ちにはなりません（占領できるのは大将から少佐までの将校だけです）。',
   pickOwnFirst: 'まず動かす自分の駒を選んでください。',
   // No-break spaces: a number is not parted from its counter at the end of a line.
   noBattleCount: '戦いのないまま {count}\u00a0手が続いています（100\u00a0手で引き分け）。',
