@@ -574,7 +574,11 @@ describe('playing the CPU', () => {
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await phase(page), 'setup');
     assert.match(await page.textContent('.set-aside'), /The game you left \(moves played: 4\) is kept until this one begins/);
-    assert.match(await page.textContent('.live'), /The game you left/);
+    // Said: a new arrangement to make, then the game kept.
+    assert.match(await page.textContent('.live'), /^Sente: arrange your pieces\. .*The game you left/);
+    // Pressed again while arranging: a new deal, the game left still kept.
+    await page.click('[data-focus-key="play-again"]');
+    assert.match(await page.textContent('.set-aside'), /The game you left \(moves played: 4\)/);
     // Back to it: the same position, the player to move.
     await page.click('[data-focus-key="set-aside-back"]');
     assert.equal(await waitForHuman(page), 'turn');

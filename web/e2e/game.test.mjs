@@ -122,6 +122,10 @@ describe('one device, two players', () => {
       const [from, to] = pool[random(pool.length)];
       await pressSquare(page, from);
       assert.match(await focusedName(page), new RegExp(`^${from}, your .*selected`));
+      // Said with the squares it can reach, not their number (a plane's reach is far away).
+      if (plies < 6) {
+        assert.match(await page.textContent('.live'), new RegExp(`^${from} selected\\. Squares to move to: .*[ :]${to}[,;.]`));
+      }
       const target = await page.evaluate((sq) => document.querySelector(`.cell[data-square="${sq}"]`).className, to);
       assert.ok(/\b(move|attack)\b/.test(target), `${to} should be marked as a destination`);
       await pressSquare(page, to);
@@ -226,6 +230,9 @@ describe('one device, two players', () => {
     await startLocalTurn(page);
     assert.equal(await phase(page), 'turn');
     assert.equal((await page.textContent('[data-focus-key="resign"]')).trim(), 'Resign');
+    // After the game's other buttons, not first after the board: a stray press loses the game.
+    const order = await page.$$eval('.panel [data-focus-key]', (els) => els.map((e) => e.dataset.focusKey));
+    assert.ok(order.indexOf('resign') > order.indexOf('play-again') && order.indexOf('resign') > order.indexOf('choose-mode'), order.join(' '));
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     assert.equal((await page.textContent('.result-text')).trim(), 'Gote wins: Sente resigned.');

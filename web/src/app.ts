@@ -533,7 +533,13 @@ export class App {
           // A mine or the flag never moves; any other piece is only boxed in for now.
           const kind = match.view(p.side)?.pieces[square]?.kind;
           this.note((t) => t.t(kind === 'mine' || kind === 'flag' ? 'neverMoves' : 'noMoves'), 'warn');
-        } else this.say(this.i18n.t('selected', { square, moves: moves.length, attacks: attacks.length }));
+        } else {
+          // The squares themselves, not their number: a plane's or an engineer's reach is far
+          // across the board, where a reader would have to hunt for it square by square.
+          const t = this.i18n;
+          const list = (squares: readonly Square[]) => (squares.length === 0 ? t.t('removedNone') : squares.join(t.t('listSeparator')));
+          this.say(t.t('selected', { square, moves: list(moves), attacks: list(attacks) }));
+        }
       } else if (ev.type === 'deselected') {
         // A press on a square the piece cannot reach lets it go: say so on the panel, and why, or
         // it looks ignored. Pressing the piece itself again, or Esc, lets it go on purpose: only spoken.
@@ -1303,7 +1309,6 @@ export class App {
           }, { key: 'hand-over', class: 'btn primary wide' }));
         }
         if (view !== null) out.push(this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle));
-        out.push(this.resignButton(match));
         break;
       }
       case 'over': {
@@ -1348,16 +1353,24 @@ export class App {
         'div',
         { class: 'game-buttons' },
         button(t.t('playAgain'), () => {
-          const aside = this.setAsideOf(match);
+          // Pressed again while arranging, the game set aside stays set aside.
+          const aside = this.setAsideOf(match) ?? (this.setAside?.match === match ? this.setAside : null);
           match.restart();
           this.setAside = aside;
+          this.say('');
           this.update();
           this.showBoard();
-          if (aside !== null) this.say(this.setAsideText(aside.moves));
+          // What the redraw said (the curtain), or else what to do now: a new game was dealt.
+          const said = this.live.textContent ?? '';
+          const heading = said === '' ? this.panel.querySelector('h2')?.textContent ?? '' : said;
+          this.say(this.i18n.sentences([heading, ...(aside === null ? [] : [this.setAsideText(aside.moves)])]));
         }, { key: 'play-again' }),
         button(t.t('chooseModeAgain'), () => this.chooseModeAgain(), { key: 'choose-mode' }),
       ),
     );
+    // Last in the panel, for the keyboard too: next to the board (the first stop after it) or
+    // to the hand-over, one stray press had lost the game. The two buttons above lose nothing.
+    if (p.kind === 'turn' || p.kind === 'moved' || p.kind === 'waiting') out.push(this.resignButton(match));
     return out;
   }
 
@@ -1582,7 +1595,8 @@ export class App {
     const view = p.kind === 'setup' || p.kind === 'setup-curtain' ? null : match.view(p.side);
     const history = view?.history ?? [];
     const review = this.reviewOf(match);
-    const list = h('ol', { class: 'log' });
+    // A list that scrolls is a Tab stop of its own: named as its summary is, not read out whole.
+    const list = h('ol', { class: 'log', attrs: { 'aria-label': t.t('logSummary', { n: history.length }) } });
     history.forEach((ply, i) => {
       const params = {
         n: i + 1,

@@ -92,7 +92,7 @@ export const ja: Catalogue = {
   outcome_attacker: '攻め手の勝ち',
   outcome_defender: '受け手の勝ち',
   outcome_both: '相打ち',
-  selected: '{square} を選びました。進めるマスは {moves}\u00a0か所、攻め込めるマスは {attacks}\u00a0か所です。',
+  selected: '{square} を選びました。進めるマス：{moves}。攻め込めるマス：{attacks}。',
   noMoves: 'その駒は今は動かせません（行けるマスがありません）。',
   neverMoves: '地雷と軍旗は動かせません（置いたマスから動かない駒です）。',
   hqNoWin: 'あなたの{kind}が相手の総司令部に入っても勝ちにはなりません（占領できるのは大将から少佐までの将校だけです）。',

@@ -91,7 +91,7 @@ export const ko: Catalogue = {
   outcome_attacker: '공격 측 승리',
   outcome_defender: '방어 측 승리',
   outcome_both: '동시 제거',
-  selected: '{square} 선택: 이동 가능 {moves}칸, 공격 가능 {attacks}칸.',
+  selected: '{square} 선택. 이동할 수 있는 칸: {moves}. 공격할 수 있는 칸: {attacks}.',
   noMoves: '그 말은 지금 움직일 수 없습니다(갈 수 있는 칸이 없습니다).',
   neverMoves: '지뢰와 군기는 움직일 수 없습니다(놓은 칸에서 움직이지 않는 말입니다).',
   hqNoWin: '내 {kind} 말은 상대 총사령부에 들어가도 이기지 않습니다(점령은 대장부터 소령까지의 장교만 할 수 있습니다).',
