@@ -432,6 +432,21 @@ describe('playing the CPU', () => {
       assert.doesNotMatch(answer, /You moved/, 'the player’s own move told again with the answer');
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'log');
     }
+    // On the board meanwhile: the answer leaves the focus on the square the player went to.
+    if ((await phase(page)) === 'turn') {
+      const moves = await page.evaluate(() => window.gunjinTest.legalMoves());
+      const [from, to] = moves[0];
+      const other = moves.map(([f]) => f).find((f) => f !== from && f !== to);
+      await page.focus(`.cell[data-square="${from}"]`);
+      await page.keyboard.press('Enter');
+      await pressSquare(page, to);
+      if ((await phase(page)) === 'waiting' && other !== undefined) {
+        await page.focus(`.cell[data-square="${other}"]`);
+        if ((await waitForHuman(page)) === 'turn' && (await page.$(`.cell.own[data-square="${other}"]`)) !== null) {
+          assert.equal(await page.evaluate(() => document.activeElement?.dataset.square), other);
+        }
+      }
+    }
     // The side panel is a named landmark; the result is told by the live region, and the box
     // holding it is named by its heading alone, so a reader does not say it a second time.
     assert.equal(await page.getAttribute('aside.panel', 'aria-label'), 'Game panel');

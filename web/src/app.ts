@@ -640,6 +640,7 @@ export class App {
     const focusKey = (document.activeElement as HTMLElement | null)?.dataset?.['focusKey'];
     const hadFocus = document.activeElement !== document.body && this.root.contains(document.activeElement);
     const inGrid = this.grid.element.contains(document.activeElement);
+    const gridSquare = inGrid ? (document.activeElement as HTMLElement).dataset['square'] : undefined;
     this.drawToolbar();
     this.gridHeading.textContent = t.t('gridHeading');
     this.panel.setAttribute('aria-label', t.t('panelLabel'));
@@ -742,6 +743,8 @@ export class App {
     // After a finished game, or "play again" in the middle of one, the buttons stay where they
     // were, but a new game has begun: the keyboard goes to the board, as when a mode is chosen.
     const newGame = wasOver || focusKey === 'play-again';
+    // The player moved about the grid while the answer was awaited: the turn starts where they are.
+    if (phaseChanged && wasWaiting && gridSquare !== undefined && match?.phase.kind === 'turn') this.lastSquare[match.phase.side] = gridSquare;
     if (phaseChanged && (inGrid || curtained || stay === null || stayDisabled || newGame)) {
       this.focusForPhase(match?.phase ?? null);
     } else if (stay !== null && !stayDisabled) {
@@ -942,7 +945,10 @@ export class App {
     if (own(remembered)) return remembered;
     const cells = [...this.root.querySelectorAll<HTMLElement>('.cell.own')];
     cells.sort((a, b) => Number(a.dataset['row']) - Number(b.dataset['row']) || Number(a.dataset['c0']) - Number(b.dataset['c0']));
-    return cells[0]?.dataset['square'];
+    // In play, a piece that can move now rather than a mine (the front row's pieces often cannot).
+    const movable = new Set((this.match?.legalMoves() ?? []).map(([from]) => from));
+    const first = cells.find((c) => movable.has(c.dataset['square'] ?? '')) ?? cells[0];
+    return first?.dataset['square'];
   }
 
   private drawToolbar(): void {
