@@ -583,7 +583,7 @@ export class App {
         this.note((t) => t.t('unchosen'));
         break;
       case 'swapped':
-        this.note((t) => t.t('swapped', { a: ev.a, b: ev.b }));
+        this.note((t) => t.t('swapped', { a: ev.a, b: ev.b, kindA: t.kind(ev.kindA), kindB: t.kind(ev.kindB) }));
         break;
       case 'refused': {
         const v = ev.violation;

@@ -54,7 +54,7 @@ export const en = {
   rearranged: 'New automatic arrangement.',
   mirrored: 'Mirrored left to right.',
   undone: 'One step taken back.',
-  swapped: 'Swapped {a} and {b}.',
+  swapped: 'The {kindA} on {a} and the {kindB} on {b} changed places.',
   chosen: '{square} chosen: now press the square to swap it with.',
   unchosen: 'Choice cleared.',
   unreachable: 'Choice cleared: the chosen piece cannot go to {square}.',

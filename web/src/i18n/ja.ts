@@ -55,7 +55,7 @@ export const ja: Catalogue = {
   rearranged: 'おまかせで並べ直しました。',
   mirrored: '左右を入れ替えました。',
   undone: '直前の操作を 1 つ取り消しました。',
-  swapped: '{a} と {b} を入れ替えました。',
+  swapped: '{a} の{kindA}と {b} の{kindB}を入れ替えました。',
   chosen: '{square} を選びました。入れ替える相手のマスを押してください。',
   unchosen: '選択を取り消しました。',
   unreachable: '選んだ駒は {square} へは行けません。選択を取り消しました。',

@@ -54,7 +54,7 @@ export const ko: Catalogue = {
   rearranged: '새로 자동 배치했습니다.',
   mirrored: '좌우를 뒤집었습니다.',
   undone: '직전 조작을 하나 되돌렸습니다.',
-  swapped: '{a|와} {b|를} 바꿨습니다.',
+  swapped: '{a}의 {kindA} 말과 {b}의 {kindB} 말을 바꿨습니다.',
   chosen: '{square|를} 골랐습니다. 바꿀 칸을 누르세요.',
   unchosen: '선택을 취소했습니다.',
   unreachable: '{square}: 고른 말이 갈 수 없는 칸입니다. 선택을 취소했습니다.',

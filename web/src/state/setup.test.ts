@@ -24,7 +24,7 @@ describe('SetupState', () => {
     expect(s.chosen).toBe('a3');
     // a3 and f3 both allow every kind, so this swap always goes through.
     const ev = s.press('f3');
-    expect(ev).toEqual({ type: 'swapped', a: 'a3', b: 'f3' });
+    expect(ev).toEqual({ type: 'swapped', a: 'a3', b: 'f3', kindA: before['a3'], kindB: before['f3'] });
     expect(s.arrangement['a3']).toBe(before['f3']);
     expect(s.arrangement['f3']).toBe(before['a3']);
     expect(s.chosen).toBeNull();

@@ -2,7 +2,7 @@
  * One side's arrangement while it is being set up: the two-press swap, re-arrange, mirror,
  * previous arrangement and undo. Every rule is checked by the engine.
  */
-import type { Arrangement, Engine, Side, Square, Violation } from '../engine';
+import type { Arrangement, Engine, KindId, Side, Square, Violation } from '../engine';
 import { asArrangement, isRecord } from '../json';
 import { readJson, readOrDrop, removeKey, replaceJson, writeJson, type KeyValueStorage } from '../storage';
 
@@ -11,7 +11,8 @@ export type SetupEvent =
   | { readonly type: 'ignored' }
   | { readonly type: 'chosen'; readonly square: Square }
   | { readonly type: 'unchosen' }
-  | { readonly type: 'swapped'; readonly a: Square; readonly b: Square }
+  /** `kindA` stood on `a` and `kindB` on `b` before the swap. */
+  | { readonly type: 'swapped'; readonly a: Square; readonly b: Square; readonly kindA: KindId; readonly kindB: KindId }
   | { readonly type: 'refused'; readonly violation: Violation };
 
 export class SetupState {
@@ -52,10 +53,12 @@ export class SetupState {
     }
     this.chosenSquare = null;
     if (first === square) return { type: 'unchosen' };
+    const [kindA, kindB] = [this.current[first], this.current[square]];
     const answer = this.engine.swap(this.side, this.current, first, square);
     if (!answer.ok) return { type: 'refused', violation: answer.violation };
     this.replace(answer.deployment);
-    return { type: 'swapped', a: first, b: square };
+    // Both squares hold a piece: a press on an empty one was ignored above.
+    return { type: 'swapped', a: first, b: square, kindA: kindA ?? '', kindB: kindB ?? '' };
   }
 
   /** A new automatic arrangement. */
