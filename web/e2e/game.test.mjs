@@ -571,6 +571,11 @@ describe('setup', () => {
     const page = await openPage(browser, server.url);
     await startLocal(page);
     const before = await ownArrangement(page);
+    // The squares the rules name are named so too: the four entrances and the headquarters.
+    const label = (sq) => page.getAttribute(`.cell[data-square="${sq}"]`, 'aria-label');
+    for (const sq of ['b4', 'e4', 'b5', 'e5']) assert.match(await label(sq), new RegExp(`^${sq}, .*, entrance$`));
+    assert.match(await label('cd1'), /^cd1, .*, headquarters$/);
+    for (const sq of ['a4', 'c4', 'b3']) assert.doesNotMatch(await label(sq), /entrance|headquarters/);
     const flag = Object.keys(before).find((sq) => before[sq] === 'flag');
     await page.click(`.cell[data-square="${flag}"]`);
     assert.match(await page.getAttribute(`.cell[data-square="${flag}"]`, 'class'), /\bselected\b/);

@@ -1749,6 +1749,7 @@ export class App {
       attack: t.t('cellAttack'),
       last: t.t('cellLast'),
       hq: t.t('cellHq'),
+      entrance: t.t('cellEntrance'),
       enemyMark: t.t('enemyMark'),
       separator: t.t('listSeparator'),
     };

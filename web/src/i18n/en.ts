@@ -158,6 +158,7 @@ export const en = {
   cellAttack: 'can attack',
   cellLast: 'last move',
   cellHq: 'headquarters',
+  cellEntrance: 'entrance',
   enemyMark: '?',
   riverLabel: 'River (bridges on b and e)',
 

@@ -160,6 +160,7 @@ export const ja: Catalogue = {
   cellAttack: '攻め込めます',
   cellLast: '直前の手',
   cellHq: '総司令部',
+  cellEntrance: '突入口',
   enemyMark: '？',
   riverLabel: '川（橋は b 列と e 列）',
 

@@ -158,6 +158,7 @@ export const ko: Catalogue = {
   cellAttack: '공격 가능',
   cellLast: '직전 수',
   cellHq: '총사령부',
+  cellEntrance: '돌입구',
   enemyMark: '?',
   riverLabel: '강(다리는 b열과 e열)',
 

@@ -24,6 +24,8 @@ export interface GridText {
   attack: string;
   last: string;
   hq: string;
+  /** The four bridge ends, where no mine or flag may stand. */
+  entrance: string;
   enemyMark: string;
   /** Joins the parts of a square's name (a language's list separator). */
   separator: string;
@@ -33,6 +35,11 @@ interface Cell {
   readonly info: SquareInfo;
   readonly button: HTMLButtonElement;
   readonly face: HTMLSpanElement;
+}
+
+/** A bridge's end (b4, e4, b5, e5): columns b and e on the two rows beside the river. */
+function isEntrance(info: SquareInfo): boolean {
+  return !info.hq && (info.col === 1 || info.col === 4) && (info.row === 4 || info.row === 5);
 }
 
 function sameWords(a: string, b: string): boolean {
@@ -157,7 +164,8 @@ export class GridBoard implements BoardView {
       cell.face.toggleAttribute('data-long', text.split(/\s+/).some((word) => word.length > 7));
       if (piece?.kind !== undefined) b.dataset['kind'] = piece.kind;
       else delete b.dataset['kind'];
-      b.setAttribute('aria-label', this.name(square, piece, state.bySide === true ? null : state.viewer, flags, cell.info.hq));
+      const place = cell.info.hq ? this.text.hq : isEntrance(cell.info) ? this.text.entrance : null;
+      b.setAttribute('aria-label', this.name(square, piece, state.bySide === true ? null : state.viewer, flags, place));
     }
   }
 
@@ -167,7 +175,7 @@ export class GridBoard implements BoardView {
     piece: PieceState | undefined,
     viewer: Side | null,
     flags: { selected: boolean; move: boolean; attack: boolean; last: boolean },
-    hq: boolean,
+    place: string | null,
   ): string {
     const t = this.text;
     let main: string;
@@ -182,7 +190,7 @@ export class GridBoard implements BoardView {
     else if (label !== undefined) main = t.revealed(square, piece.side, label);
     else main = t.hidden(square, piece.side);
     const extra: string[] = [];
-    if (hq) extra.push(t.hq);
+    if (place !== null) extra.push(place);
     if (flags.selected) extra.push(t.selected);
     if (flags.move) extra.push(t.move);
     if (flags.attack) extra.push(t.attack);
