@@ -613,11 +613,15 @@ describe('setup', () => {
     const swapped = await ownArrangement(page);
     assert.equal(swapped.a3, start.f3);
     assert.equal(swapped.f3, start.a3);
+    // Told with both pieces: a player who cannot see the board knows what moved where.
+    const name = (id) => (id === 'second_lieutenant' ? 'second lieutenant' : id.replace(/_/g, ' '));
+    assert.equal((await page.textContent('[data-notice]')).trim(), `The ${name(start.a3)} on a3 and the ${name(start.f3)} on f3 changed places.`);
     // Undo by the keyboard: with nothing left to undo the button goes grey, and the focus stays
     // beside it instead of falling back to the top of the page.
     await page.focus('[data-focus-key="undo"]');
     await page.keyboard.press('Enter');
     assert.deepEqual(await ownArrangement(page), start);
+    assert.equal((await page.textContent('[data-notice]')).trim(), 'Took back the swap of a3 and f3.');
     assert.equal(await page.$eval('[data-focus-key="undo"]', (b) => b.disabled), true);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'mirror');
 

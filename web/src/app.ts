@@ -1241,7 +1241,16 @@ export class App {
           }, { key: 'previous' })
         : null,
       button(t.t('undoSwap'), () => {
-        if (s.undo()) this.note((t) => t.t('undone'));
+        if (s.undo()) {
+          const change = s.undone;
+          this.note((t) =>
+            change?.type === 'swap' ? t.t('undoneSwap', { a: change.a, b: change.b })
+            : change?.type === 'rearrange' ? t.t('undoneRearrange')
+            : change?.type === 'mirror' ? t.t('undoneMirror')
+            : change?.type === 'load' ? t.t('undoneLoad')
+            : t.t('undone'),
+          );
+        }
         this.update();
       }, { key: 'undo', disabled: !s.canUndo }),
     );

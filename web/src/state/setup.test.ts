@@ -29,6 +29,7 @@ describe('SetupState', () => {
     expect(s.arrangement['f3']).toBe(before['a3']);
     expect(s.chosen).toBeNull();
     expect(s.undo()).toBe(true);
+    expect(s.undone).toEqual({ type: 'swap', a: 'a3', b: 'f3' });
     expect(s.arrangement).toEqual(before);
     expect(s.undo()).toBe(false);
   });
@@ -71,7 +72,10 @@ describe('SetupState', () => {
     s.rearrange(999);
     expect(testEngine().validate('sente', s.arrangement)).toEqual([]);
     expect(s.undo()).toBe(true);
+    // Each undo says what it took back, the newest change first.
+    expect(s.undone).toEqual({ type: 'rearrange' });
     expect(s.undo()).toBe(true);
+    expect(s.undone).toEqual({ type: 'mirror' });
     expect(s.arrangement).toEqual(before);
   });
 
@@ -83,6 +87,8 @@ describe('SetupState', () => {
     expect(s.arrangement).toEqual(other);
     expect(s.load(engine.autoArrangement('gote', 8))).toBe(false);
     expect(s.arrangement).toEqual(other);
+    expect(s.undo()).toBe(true);
+    expect(s.undone).toEqual({ type: 'load' });
   });
 });
 

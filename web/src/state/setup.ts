@@ -15,9 +15,17 @@ export type SetupEvent =
   | { readonly type: 'swapped'; readonly a: Square; readonly b: Square; readonly kindA: KindId; readonly kindB: KindId }
   | { readonly type: 'refused'; readonly violation: Violation };
 
+/** A change to an arrangement, as the undo button tells what it took back. */
+export type SetupChange =
+  | { readonly type: 'swap'; readonly a: Square; readonly b: Square }
+  | { readonly type: 'rearrange' }
+  | { readonly type: 'mirror' }
+  | { readonly type: 'load' };
+
 export class SetupState {
   private current: Arrangement;
-  private readonly undoStack: Arrangement[] = [];
+  private readonly undoStack: { readonly before: Arrangement; readonly change: SetupChange }[] = [];
+  private undoneChange: SetupChange | null = null;
   private chosenSquare: Square | null = null;
 
   /** `draft`, if given, is told the arrangement after every change (not the automatic one it starts from). */
@@ -56,24 +64,24 @@ export class SetupState {
     const [kindA, kindB] = [this.current[first], this.current[square]];
     const answer = this.engine.swap(this.side, this.current, first, square);
     if (!answer.ok) return { type: 'refused', violation: answer.violation };
-    this.replace(answer.deployment);
+    this.replace(answer.deployment, { type: 'swap', a: first, b: square });
     // Both squares hold a piece: a press on an empty one was ignored above.
     return { type: 'swapped', a: first, b: square, kindA: kindA ?? '', kindB: kindB ?? '' };
   }
 
   /** A new automatic arrangement. */
   rearrange(seed: number): void {
-    this.replace(this.engine.autoArrangement(this.side, seed));
+    this.replace(this.engine.autoArrangement(this.side, seed), { type: 'rearrange' });
   }
 
   mirror(): void {
-    this.replace(this.engine.mirror(this.side, this.current));
+    this.replace(this.engine.mirror(this.side, this.current), { type: 'mirror' });
   }
 
   /** Loads a saved arrangement; false (and nothing changes) if it is not valid for this side. */
   load(saved: Arrangement): boolean {
     if (this.engine.validate(this.side, saved).length > 0) return false;
-    this.replace({ ...saved });
+    this.replace({ ...saved }, { type: 'load' });
     return true;
   }
 
@@ -90,18 +98,24 @@ export class SetupState {
     return true;
   }
 
-  /** Undoes the last change (swap, re-arrange, mirror or load). */
+  /** Undoes the last change (swap, re-arrange, mirror or load); `undone` then says which. */
   undo(): boolean {
-    const previous = this.undoStack.pop();
-    if (previous === undefined) return false;
-    this.current = previous;
+    const last = this.undoStack.pop();
+    if (last === undefined) return false;
+    this.current = last.before;
+    this.undoneChange = last.change;
     this.chosenSquare = null;
-    this.draft?.save(previous);
+    this.draft?.save(last.before);
     return true;
   }
 
-  private replace(next: Arrangement): void {
-    this.undoStack.push(this.current);
+  /** The change the last undo took back. */
+  get undone(): SetupChange | null {
+    return this.undoneChange;
+  }
+
+  private replace(next: Arrangement, change: SetupChange): void {
+    this.undoStack.push({ before: this.current, change });
     this.current = next;
     this.chosenSquare = null;
     this.draft?.save(next);
