@@ -32,6 +32,8 @@ export interface SquareInfo {
   /** 1 … 8. */
   readonly row: number;
   readonly hq: boolean;
+  /** A bridge end (b4, e4, b5, e5), where no mine or flag may stand. */
+  readonly entrance: boolean;
   readonly camp: Side;
 }
 

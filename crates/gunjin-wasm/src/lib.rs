@@ -143,7 +143,8 @@ pub fn kinds() -> String {
 }
 
 /// Every square in reading order from `a1`, with column (0–5; an HQ reports column c) and row,
-/// whether it is an HQ and whose camp it lies in: the page lays out its board from this.
+/// whether it is an HQ or an entrance (a bridge end) and whose camp it lies in: the page lays
+/// out its board, and names its squares, from this.
 #[wasm_bindgen]
 #[must_use]
 pub fn squares() -> String {
@@ -153,6 +154,7 @@ pub fn squares() -> String {
         col: u8,
         row: u8,
         hq: bool,
+        entrance: bool,
         camp: Side,
     }
     let list: Vec<SquareInfo> = Square::all()
@@ -161,6 +163,7 @@ pub fn squares() -> String {
             col: sq.col(),
             row: sq.row(),
             hq: sq.is_hq(),
+            entrance: sq.is_entrance_of(sq.camp()),
             camp: sq.camp(),
         })
         .collect();

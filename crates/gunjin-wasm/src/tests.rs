@@ -149,4 +149,10 @@ fn kinds_and_squares_list_everything() {
     assert_eq!(s.len(), 46);
     assert_eq!(s[2]["name"], "cd1");
     assert_eq!(s[2]["hq"], true);
+    let entrances: Vec<&str> = s
+        .iter()
+        .filter(|x| x["entrance"] == true)
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(entrances, ["b4", "e4", "b5", "e5"]);
 }

@@ -37,11 +37,6 @@ interface Cell {
   readonly face: HTMLSpanElement;
 }
 
-/** A bridge's end (b4, e4, b5, e5): columns b and e on the two rows beside the river. */
-function isEntrance(info: SquareInfo): boolean {
-  return !info.hq && (info.col === 1 || info.col === 4) && (info.row === 4 || info.row === 5);
-}
-
 function sameWords(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
@@ -164,7 +159,7 @@ export class GridBoard implements BoardView {
       cell.face.toggleAttribute('data-long', text.split(/\s+/).some((word) => word.length > 7));
       if (piece?.kind !== undefined) b.dataset['kind'] = piece.kind;
       else delete b.dataset['kind'];
-      const place = cell.info.hq ? this.text.hq : isEntrance(cell.info) ? this.text.entrance : null;
+      const place = cell.info.hq ? this.text.hq : cell.info.entrance ? this.text.entrance : null;
       b.setAttribute('aria-label', this.name(square, piece, state.bySide === true ? null : state.viewer, flags, place));
     }
   }
