@@ -115,6 +115,9 @@ function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
 /** Plies without a battle from which the count is news (the draw comes at 100). */
 const QUIET_NEWS = 80;
 
+/** What the undo says it took back, for the changes that name no square. */
+const UNDONE = { rearrange: 'undoneRearrange', mirror: 'undoneMirror', load: 'undoneLoad' } as const;
+
 /** The phases before a game begins, when its arrangements are made. */
 function isArranging(kind: string): boolean {
   return kind === 'setup' || kind === 'setup-curtain';
@@ -1241,15 +1244,9 @@ export class App {
           }, { key: 'previous' })
         : null,
       button(t.t('undoSwap'), () => {
-        if (s.undo()) {
-          const change = s.undone;
-          this.note((t) =>
-            change?.type === 'swap' ? t.t('undoneSwap', { a: change.a, b: change.b })
-            : change?.type === 'rearrange' ? t.t('undoneRearrange')
-            : change?.type === 'mirror' ? t.t('undoneMirror')
-            : change?.type === 'load' ? t.t('undoneLoad')
-            : t.t('undone'),
-          );
+        const change = s.undo() ? s.undone : null;
+        if (change !== null) {
+          this.note((t) => (change.type === 'swap' ? t.t('undoneSwap', { a: change.a, b: change.b }) : t.t(UNDONE[change.type])));
         }
         this.update();
       }, { key: 'undo', disabled: !s.canUndo }),

@@ -53,7 +53,6 @@ export const en = {
   previousLoaded: 'Loaded the arrangement you confirmed last time.',
   rearranged: 'New automatic arrangement.',
   mirrored: 'Mirrored left to right.',
-  undone: 'One step taken back.',
   undoneSwap: 'Took back the swap of {a} and {b}.',
   undoneRearrange: 'Took back the automatic re-arrangement.',
   undoneMirror: 'Took back the left–right mirror.',

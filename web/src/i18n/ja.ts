@@ -54,7 +54,6 @@ export const ja: Catalogue = {
   previousLoaded: '前回決定した並べ方を呼び出しました。',
   rearranged: 'おまかせで並べ直しました。',
   mirrored: '左右を入れ替えました。',
-  undone: '直前の操作を 1 つ取り消しました。',
   undoneSwap: '{a} と {b} の入れ替えを取り消しました。',
   undoneRearrange: 'おまかせの並べ直しを取り消しました。',
   undoneMirror: '左右反転を取り消しました。',

@@ -53,7 +53,6 @@ export const ko: Catalogue = {
   previousLoaded: '지난번에 확정한 배치를 불러왔습니다.',
   rearranged: '새로 자동 배치했습니다.',
   mirrored: '좌우를 뒤집었습니다.',
-  undone: '직전 조작을 하나 되돌렸습니다.',
   undoneSwap: '{a|와} {b}의 자리 바꾸기를 되돌렸습니다.',
   undoneRearrange: '자동 배치를 되돌렸습니다.',
   undoneMirror: '좌우 반전을 되돌렸습니다.',
