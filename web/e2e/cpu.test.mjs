@@ -195,7 +195,7 @@ describe('playing the CPU', () => {
     const tree = await (await page.context().newCDPSession(page)).send('Accessibility.getFullAXTree');
     const headings = tree.nodes.filter((n) => n.role?.value === 'heading').map((n) => n.name?.value);
     assert.ok(headings.includes('Your move (Gote)'), headings.join(' | '));
-    assert.equal(await page.textContent('[data-mode-name]'), 'Play the CPU: intermediate, as gote');
+    assert.equal(await page.textContent('[data-mode-name]'), 'Play the CPU: intermediate, as Gote');
     // A screen reader reads the squares as they stand on screen: gote sees sente's back row on
     // top, from f1 on its left, and its own back row at the bottom.
     const order = await page.$$eval('.grid .cell', (els) => els.map((el) => el.dataset.square));
@@ -537,7 +537,7 @@ describe('playing the CPU', () => {
 
     await page.reload();
     await page.waitForSelector('[data-focus-key="resume"]');
-    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as gote.*moves played: 7/);
+    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as Gote.*moves played: 7/);
     assert.equal(await page.evaluate(() => document.activeElement?.dataset.focusKey), 'resume');
     await page.keyboard.press('Enter');
     assert.equal(await waitForHuman(page), 'turn');
@@ -547,7 +547,7 @@ describe('playing the CPU', () => {
     // Leaving the game for the start screen keeps it: a mistaken press loses nothing.
     await page.click('[data-focus-key="choose-mode"]');
     await page.waitForSelector('[data-focus-key="resume"]');
-    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as gote.*moves played: 7/);
+    assert.match(await page.textContent('.resume'), /Play the CPU: intermediate, as Gote.*moves played: 7/);
     await page.click('[data-focus-key="resume"]');
     assert.equal(await waitForHuman(page), 'turn');
     assert.deepEqual(await board(), before);

@@ -379,7 +379,7 @@ describe('one device, two players', () => {
     await page.click('[data-focus-key="review-first"]');
     assert.deepEqual(await board(), start, 'the start shows both arrangements face up');
     assert.equal(await page.$$eval('.reports li', (els) => els.length), 0, 'no report of the last move over an earlier board');
-    assert.equal((await page.textContent('.review-at')).trim(), `The arrangements at the start (${played.length} moves in all)`);
+    assert.equal((await page.textContent('.review-at')).trim(), `The arrangements at the start (moves in all: ${played.length})`);
     assert.equal(await page.$$eval('.cell.last', (els) => els.length), 0);
 
     const ids = await kindNames(page, 'id');

@@ -227,7 +227,7 @@ describe('play a friend by URL', () => {
         return out;
       });
       assert.deepEqual(shown, bothStarts);
-      assert.match(await page.textContent('.review-at'), new RegExp(`\\(${plies} moves in all\\)`));
+      assert.match(await page.textContent('.review-at'), new RegExp(`\\(moves in all: ${plies}\\)`));
     }
     console.log(`# online game: ${plies} plies, result: ${result}`);
     await host.close();

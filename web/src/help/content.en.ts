@@ -107,7 +107,7 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'The spy and the nine ranked officers, general to second lieutenant, step one square forward, backward or sideways.',
-                'The tank and the cavalry step one square the same way, or advance two squares straight forward if the square in between is empty. That double step may cross a bridge (for Sente, b3 to b5, for example) but never the river anywhere else.',
+                'The tank and the cavalry step one square the same way, or advance two squares straight forward if the square in between is empty, attacking an enemy piece that stands on the second. That double step may cross a bridge (for Sente, b3 to b5, for example) but never the river anywhere else.',
                 'The engineer runs along a row or column across as many empty squares as it likes. It cannot jump: it stops short of a friendly piece, and if an enemy piece blocks the line it may move onto that square and fight.',
                 'The plane flies any distance forward or backward along its column, passing over pieces of either side and over the river. It may land on an empty square or on an enemy piece, and only a piece on its landing square fights it. Sideways it moves a single square.',
                 'The mines and the flag stay where they were placed for the whole game.',
@@ -174,7 +174,7 @@ export const helpEn: HelpDocument = {
             {
               kind: 'ul',
               items: [
-                'The piece behind and the attacker are compared by the usual battle table. If the piece behind would win, the attacker is removed.',
+                'The piece behind and the attacker are compared by the win/loss table. If the piece behind would win, the attacker is removed.',
                 'If the attacker would win, only the flag is removed and the attacker moves onto its square.',
                 'The spy follows the same table: a spy attacking a flag with the general behind it wins, and the flag is removed.',
                 'If the attacker is the same kind as the piece behind, the flag and the attacker are removed.',
@@ -312,7 +312,7 @@ export const helpEn: HelpDocument = {
           blocks: [
             {
               kind: 'p',
-              text: 'A new game opens with your camp already filled by an automatic arrangement. Rearrange it as you like before confirming.',
+              text: 'A new game opens with your camp already filled by an automatic arrangement. Change it as you like before confirming.',
             },
             {
               kind: 'ul',

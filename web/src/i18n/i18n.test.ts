@@ -19,6 +19,19 @@ describe('catalogues', () => {
   });
 });
 
+describe('arranging hints', () => {
+  it('name the squares a piece may not stand on in every mode, a friend’s room too', () => {
+    // Where the rule begins in the hint of the CPU and two-player modes: it runs to the end.
+    const ruleStart = { ja: '置けない場所', ko: '지뢰와 군기는', en: 'Mines and the flag' } as const;
+    for (const lang of LANGS) {
+      const cat = CATALOGUES[lang];
+      const at = cat.setupHint.indexOf(ruleStart[lang]);
+      expect(at, lang).toBeGreaterThan(0);
+      expect(cat.onlineSetupHint, lang).toContain(cat.setupHint.slice(at));
+    }
+  });
+});
+
 describe('Korean particles', () => {
   it('take the form that the sound before them asks for, squares read as Korean numbers', () => {
     // Rows read 일 이 삼 사 오 육 칠 팔: 1, 3, 6, 7, 8 end in a consonant; 로 also follows ㄹ.

@@ -141,7 +141,7 @@ export const ja: Catalogue = {
   recordCopied: '棋譜をクリップボードにコピーしました。',
   recordCopyFailed: 'コピーできませんでした。下の棋譜を選んで手動でコピーしてください。',
   recordText: '棋譜（テキスト）',
-  recordHeader: '{title}（{mode}）{date}',
+  recordHeader: '{title}（{mode}） {date}',
   recordArrangement: '{side}の配置',
   recordPly: '{n}. {line}',
 
@@ -176,7 +176,7 @@ export const ja: Catalogue = {
   tableBoth: '相打ち',
   tableLegend: '○ 行の駒の勝ち ・ × 負け ・ △ 相打ち（両方とも取り除く）',
   tableFlagNote:
-    '軍旗に固有の強さはなく、真後ろの味方の駒が代わりに戦う形で勝ち負けが決まります（後ろが地雷のときは地雷扱い）。表の軍旗の列は後ろに味方がいない場合で、このときはどの攻め手にも取られます。',
+    '軍旗に固有の強さはなく、真後ろの味方の駒の強さで勝ち負けが決まります（後ろが地雷のときは地雷扱い。後ろの駒は取られません）。表の軍旗の列は後ろに味方がいない場合で、このときはどの攻め手にも取られます。',
   tableSource: 'この表は、対局で審判を務めるプログラムから自動で作っています。',
   tableClose: '勝敗表を閉じる',
 
@@ -195,7 +195,7 @@ export const ja: Catalogue = {
   modeCpuGote: '後手で始める（中級）',
   /** The gote mode named outside its button (whose label is an action). */
   modeCpuGoteName: 'CPU と対戦：中級（後手）',
-  modeCpuGoteDesc: 'CPU が先手で先に指し、あなたは後手（白木の駒）で応じます。',
+  modeCpuGoteDesc: 'CPU が先手です。あなたは後手（白木の駒）で応じます。',
   cpuThinking: 'CPU が考えています…',
   cpuResuming: '中断した対局を読み込んでいます…',
   cpuFailed: 'CPU が応答できませんでした。「遊び方を選び直す」からやり直してください。',
@@ -245,7 +245,8 @@ export const ja: Catalogue = {
   onlineOpponentArriving: '友達が参加しました。接続を待っています…',
   onlineYouPlay: 'あなたは{side}です。',
   onlineSetupTitle: '駒を並べてください（{side}）',
-  onlineSetupHint: '自分のマスを 2 つ続けて押すと駒が入れ替わります。2 人とも決定すると対局が始まります。',
+  onlineSetupHint:
+    '自分のマスを 2 つ続けて押すと駒が入れ替わります。置けない場所：突入口には地雷と軍旗、最後列には軍旗。2 人とも決定すると対局が始まります。',
   onlineConfirm: '決定して相手を待つ',
   onlineNotConnected: '接続されていません。接続が戻ってからもう一度押してください。',
   onlineMoveNotSent: '接続されていないため、この手は送られていません。接続が戻ってから指し直してください。',

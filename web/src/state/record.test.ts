@@ -61,7 +61,7 @@ describe('gameRecordText', () => {
   it('speaks the page language', () => {
     const { engine, frames } = shortGame(2);
     const ja = gameRecordText(new I18n(engine.kinds, undefined, ['ja']), { mode: 'CPU', result: [], date: new Date(2026, 0, 2), frames });
-    expect(ja.split('\n')[0]).toBe('軍人将棋（CPU）2026-01-02');
+    expect(ja.split('\n')[0]).toBe('軍人将棋（CPU） 2026-01-02');
     expect(ja).toContain('先手の配置');
     expect(ja).toContain('1. 先手の');
     const ko = gameRecordText(new I18n(engine.kinds, undefined, ['ko']), { mode: 'AI', result: [], date: new Date(2026, 0, 2), frames });
