@@ -134,7 +134,7 @@ describe('the game page with its 3D board', () => {
     await spyOnBoard(page);
 
     // The main view: a named canvas with the view buttons; the button grid is a section below.
-    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it, wheel or pinch to zoom; click a piece, then its destination');
+    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it, Ctrl + wheel or pinch to zoom; click a piece, then its destination');
     assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), 'Slanted view');
     assert.equal((await page.textContent('button[data-view=top]')).trim(), 'From above');
     assert.match(await page.textContent('.grid-heading'), /^Button board/);
@@ -354,7 +354,7 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
-  it('zooms with the wheel over the board, and scrolls the page once the zoom is at its limit', async () => {
+  it('leaves a plain wheel to the page where it scrolls, saying how to zoom, and zooms with Ctrl held', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');
     // In a game, with the grid below the board.
@@ -365,21 +365,29 @@ describe('the game page with its 3D board', () => {
     const base = await width();
     const box = await page.$eval('.board3d-canvas', (c) => { const r = c.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
     const top = await page.evaluate(() => window.scrollY);
-    await page.mouse.move(box.x, box.y);
-    await page.mouse.wheel(0, 300);
-    await settled(page);
-    assert.equal(await page.evaluate(() => window.scrollY), top, 'the first turn of the wheel zooms, the page stays');
-    const smaller = await page.evaluate(() => {
+    const seen = () => page.evaluate(() => {
       const a = window.gunjinBoard3D.screenPosition('a4');
       const f = window.gunjinBoard3D.screenPosition('f4');
       return Math.hypot(f.x - a.x, f.y - a.y);
     });
+    // Ctrl and the wheel: the board zooms out, the page stays (and the browser's own zoom too).
+    await page.mouse.move(box.x, box.y);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, 300);
+    await page.keyboard.up('Control');
+    await settled(page);
+    assert.equal(await page.evaluate(() => window.scrollY), top, 'Ctrl and the wheel zoom, the page stays');
+    const smaller = await seen();
     assert.ok(smaller < base, `the board is smaller: ${base} → ${smaller}`);
-    for (let i = 0; i < 12; i++) {
-      await page.mouse.wheel(0, 300);
-      await new Promise((ok) => setTimeout(ok, 30));
-    }
+    assert.ok(await page.$eval('.board3d-hint', (el) => el.hidden), 'no hint for a zoom');
+    // A plain wheel scrolls the page and leaves the zoom; the board says how to zoom.
+    await page.mouse.wheel(0, 300);
     await page.waitForFunction((y) => window.scrollY > y, top, { timeout: 5000 });
+    assert.equal(Math.round(await seen()), Math.round(smaller), 'the plain wheel left the zoom as it was');
+    const hint = await page.$eval('.board3d-hint', (el) => ({ hidden: el.hidden, text: el.textContent, aria: el.getAttribute('aria-hidden') }));
+    assert.deepEqual(hint, { hidden: false, text: 'Hold Ctrl (⌘ on a Mac) and turn the wheel to zoom the board', aria: 'true' });
+    await page.waitForFunction(() => document.querySelector('.board3d-hint').hidden, null, { timeout: 5000 });
+    await page.close();
   });
 
   it('fits the whole board, its view buttons and the button board in a wide, low window (a laptop, a phone held sideways)', async () => {
@@ -405,9 +413,19 @@ describe('the game page with its 3D board', () => {
         const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
         if (strip === null || getComputedStyle(strip).display === 'none') return false;
         const r = strip.getBoundingClientRect();
-        return r.top < canvas.bottom && r.bottom > canvas.top;
+        return r.top < canvas.bottom && r.bottom > canvas.top && r.left < canvas.right && r.right > canvas.left;
       });
       assert.equal(covered, false, `${viewport.width}×${viewport.height}: the status strip covers the board`);
+      if (viewport.width < 900) {
+        // The phone held sideways: the strip's news stands beside the board, on screen with it,
+        // not after the whole button grid.
+        const beside = await page.evaluate(() => {
+          const strip = document.querySelector('.status-strip').getBoundingClientRect();
+          const canvas = document.querySelector('.board3d-canvas').getBoundingClientRect();
+          return { left: strip.left - canvas.right, top: strip.top, bottom: strip.bottom };
+        });
+        assert.ok(beside.left >= 0 && beside.top >= 0 && beside.bottom <= viewport.height, `the strip beside the board: ${JSON.stringify(beside)}`);
+      }
       // The button board below it fits the window's height too.
       const grid = await page.$eval('.grid', (g) => g.getBoundingClientRect().height);
       assert.ok(grid <= viewport.height, `${viewport.width}×${viewport.height}: the button board takes ${grid} px`);
@@ -418,6 +436,39 @@ describe('the game page with its 3D board', () => {
         const inside = p.x > canvas.left && p.x < canvas.right && p.y > canvas.top && p.y < canvas.bottom;
         assert.ok(inside, `${viewport.width}×${viewport.height}: ${corner} at ${p.x},${p.y} is outside the board's frame ${JSON.stringify(canvas)}`);
       }
+      await page.close();
+    }
+  });
+
+  it('keeps the whole board in its frame when the player tilts it as steep as it goes or turns it a quarter', async () => {
+    for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+      const page = await openPage(browser, server.url, { lang: 'ja', viewport });
+      await startLocalTurn(page, reveal);
+      assert.equal(await board3d(page), 'on');
+      const canvas = await page.$eval('.board3d-canvas', (c) => c.getBoundingClientRect().toJSON());
+      const drag = async (dx, dy) => {
+        const x = canvas.left + canvas.width / 2;
+        const y = canvas.top + canvas.height / 2;
+        await page.mouse.move(x, y);
+        await page.mouse.down();
+        for (let i = 1; i <= 12; i++) await page.mouse.move(x + (i * dx) / 12, y + (i * dy) / 12);
+        await page.mouse.up();
+        await settled(page);
+      };
+      const outside = async () => {
+        const out = [];
+        for (const sq of ['a1', 'f1', 'a8', 'f8']) {
+          const p = await page.evaluate((s) => window.gunjinBoard3D.screenPosition(s), sq);
+          if (!(p && p.x > canvas.left && p.x < canvas.right && p.y > canvas.top && p.y < canvas.bottom)) out.push(sq);
+        }
+        return out;
+      };
+      await drag(0, canvas.height);
+      assert.deepEqual(await outside(), [], `${viewport.width}×${viewport.height}: tilted steep`);
+      await page.click('button[data-view=diagonal]');
+      await settled(page);
+      await drag(canvas.height / 4, 0);
+      assert.deepEqual(await outside(), [], `${viewport.width}×${viewport.height}: a quarter turn`);
       await page.close();
     }
   });

@@ -434,6 +434,55 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('a tap that drifts within the tap\'s slop picks its square and turns nothing', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const before = await shot(page);
+    const start = await at(page, 'c3');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 5; i++) await page.mouse.move(start.x + i, start.y);
+    await page.mouse.up();
+    await settled(page);
+    assert.deepEqual(await clicks(page), ['c3']);
+    const again = await at(page, 'c3');
+    assert.ok(Math.hypot(again.x - start.x, again.y - start.y) < 0.5, `the camera stayed: ${JSON.stringify([start, again])}`);
+    assert.ok(changedShare(before, await shot(page)) < 0.01, 'the same picture');
+    await page.close();
+  });
+
+  it('turns the top view round on a drag but never tilts it (its pieces lie flat)', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    await page.click('button[data-view=top]');
+    await settled(page);
+    const rows = async () => {
+      const [a1, f1, a8, f8] = await Promise.all(['a1', 'f1', 'a8', 'f8'].map((sq) => page.evaluate((s) => window.board3d.screenPosition(s), sq)));
+      return { near: Math.hypot(f1.x - a1.x, f1.y - a1.y), far: Math.hypot(f8.x - a8.x, f8.y - a8.y), a1 };
+    };
+    const flat = await rows();
+    assert.ok(Math.abs(flat.near - flat.far) < flat.near * 0.03, `from above both rows look alike: ${JSON.stringify(flat)}`);
+    const start = await at(page, 'c3');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(start.x, start.y - i * 20);
+    await page.mouse.up();
+    await settled(page);
+    const dragged = await rows();
+    assert.ok(Math.abs(dragged.near - dragged.far) < dragged.near * 0.03, `still from above after a drag up: ${JSON.stringify(dragged)}`);
+    assert.equal(await page.getAttribute('button[data-view=top]', 'aria-pressed'), 'true');
+    // A drag sideways turns it round.
+    const from = await at(page, 'c3');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(from.x + i * 15, from.y);
+    await page.mouse.up();
+    await settled(page);
+    const turned = await rows();
+    assert.ok(Math.hypot(turned.a1.x - dragged.a1.x, turned.a1.y - dragged.a1.y) > 20, `turned round: a1 ${JSON.stringify([dragged.a1, turned.a1])}`);
+    await page.close();
+  });
+
   it('turns around the board\'s centre, and a drag up stops before looking straight down', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));

@@ -378,7 +378,7 @@ export class App {
   /** The 3D board's text in the current language: view buttons and the canvas's name. */
   board3dText(): Board3DText {
     const t = this.i18n;
-    return { diagonal: t.t('view3dDiagonal'), top: t.t('view3dTop'), board: t.t('board3dLabel'), lost: t.t('board3dLost') };
+    return { diagonal: t.t('view3dDiagonal'), top: t.t('view3dTop'), board: t.t('board3dLabel'), lost: t.t('board3dLost'), zoomHint: t.t('board3dZoomHint') };
   }
 
   // ---- actions -------------------------------------------------------------------------------
@@ -418,10 +418,24 @@ export class App {
     if (this.keyboardLast) return;
     const board = this.mainBoard();
     if (typeof board.scrollIntoView !== 'function') return;
-    // Taller than the window (the grid alone on a phone held sideways): its top, not whichever
-    // edge is nearer.
-    const fits = board.getBoundingClientRect().height <= window.innerHeight;
-    board.scrollIntoView({ block: fits ? 'nearest' : 'start' });
+    // The 3D board with its view buttons above it, where both fit: they are the way back to a
+    // preset view after a turn or a pinch, and the board's top edge at the window's had left
+    // them a scroll above.
+    const box = board.getBoundingClientRect();
+    const views = board === this.boardMount && !this.board3dBar.hidden ? this.board3dBar.getBoundingClientRect().top : box.top;
+    const top = Math.min(views, box.top);
+    const room = window.innerHeight - this.pinnedStrip();
+    if (box.bottom - top <= room) {
+      if (top < 0) window.scrollBy(0, top);
+      else if (box.bottom > room) window.scrollBy(0, box.bottom - room);
+      return;
+    }
+    if (box.bottom - top <= window.innerHeight) {
+      window.scrollBy(0, top);
+      return;
+    }
+    // Taller than the window (the grid alone on a phone held sideways): its top.
+    board.scrollIntoView({ block: 'start' });
   }
 
   /**
@@ -459,9 +473,11 @@ export class App {
     return this.boardMount.hidden ? this.gridSection : this.boardMount;
   }
 
-  /** How much of the window's bottom the status strip pinned there covers (a phone's). */
+  /** How much of the window's bottom the status strip pinned there covers (a phone's; held sideways it stands beside the board). */
   private pinnedStrip(): number {
-    return !this.strip.hidden && getComputedStyle(this.strip).position === 'sticky' ? this.strip.offsetHeight : 0;
+    if (this.strip.hidden) return 0;
+    const style = getComputedStyle(this.strip);
+    return style.position === 'sticky' && style.bottom !== 'auto' ? this.strip.offsetHeight : 0;
   }
 
   private endMatch(): void {

@@ -34,7 +34,7 @@ import { Animator, FrameWatch, easeInOut } from './animator';
 import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, applyShift, azimuthOf, directionOf, frame, presetPolar } from './camera';
 import { type Cell, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
-import { Orbit } from './orbit';
+import { Orbit, tapSlop } from './orbit';
 import { PieceKit, PieceObject } from './pieces';
 import { buildScenery, type Scenery } from './scenery';
 import { webglSupported } from './support';
@@ -46,10 +46,6 @@ import type {
   Side,
   ViewMode,
 } from './types';
-
-/** Pointer travel (CSS px) beyond which a press is a drag, not a click. */
-const TAP_SLOP_MOUSE = 6;
-const TAP_SLOP_TOUCH = 12;
 
 /** Durations in milliseconds. */
 const MS = {
@@ -144,6 +140,8 @@ export class Board3D {
   private ratioQuery: MediaQueryList | undefined;
   /** Shown over the canvas while the WebGL context is lost. */
   private readonly lostNotice: HTMLDivElement;
+  private readonly zoomHint: HTMLDivElement;
+  private zoomHintTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
 
   private pieces = new Map<string, PieceObject>();
@@ -223,6 +221,13 @@ export class Board3D {
     this.lostNotice.hidden = true;
     this.lostNotice.textContent = opts.text.lost ?? '';
     container.appendChild(this.lostNotice);
+    // Seen, not said: the wheel is a sighted mouse user's, and the live region has enough to say.
+    this.zoomHint = document.createElement('div');
+    this.zoomHint.className = 'board3d-hint';
+    this.zoomHint.setAttribute('aria-hidden', 'true');
+    this.zoomHint.hidden = true;
+    this.zoomHint.textContent = opts.text.zoomHint ?? '';
+    container.appendChild(this.zoomHint);
 
     const anisotropy = Math.min(8, this.renderer.capabilities.getMaxAnisotropy());
     this.scene.background = new Color('#2b2320');
@@ -258,6 +263,8 @@ export class Board3D {
 
     this.controls = new Orbit(this.camera, this.canvas, this.invalidateView);
     this.controls.maxPolar = MAX_POLAR;
+    this.controls.onTurn = this.refit;
+    this.controls.onWheelPassed = this.showZoomHint;
 
     const [bar, buttons] = this.buildButtons(opts.text);
     this.buttonBar = bar;
@@ -460,6 +467,7 @@ export class Board3D {
     this.buttons.top.textContent = text.top;
     this.canvas.setAttribute('aria-label', text.board);
     this.lostNotice.textContent = text.lost ?? '';
+    this.zoomHint.textContent = text.zoomHint ?? '';
     this.kit.setLang(lang);
     for (const p of this.pieces.values()) p.refreshLabel(this.viewer);
     this.invalidate();
@@ -488,7 +496,8 @@ export class Board3D {
       turned.phi = Math.min(MAX_POLAR, Math.max(this.controls.minPolar, turned.phi + tilt));
       offset.setFromSpherical(turned);
     }
-    const framing = this.preset();
+    // Framed from where the camera looks now, as a drag frames it (`refit`), at the same zoom.
+    const framing = frame(offset.clone().normalize(), this.camera.fov, this.camera.aspect);
     this.fit = framing.distance;
     this.applyLimits();
     this.shift = framing.shift;
@@ -599,6 +608,8 @@ export class Board3D {
     this.renderer.forceContextLoss();
     this.canvas.remove();
     this.lostNotice.remove();
+    this.zoomHint.remove();
+    clearTimeout(this.zoomHintTimer);
     this.buttonBar.remove();
     this.listeners.clear();
   }
@@ -685,11 +696,38 @@ export class Board3D {
     return frame(directionOf(presetPolar(this.view, this.camera.aspect), azimuthOf(this.viewer)), this.camera.fov, this.camera.aspect);
   }
 
+  /**
+   * A drag turned the camera: the board is framed again from where it now looks, keeping the
+   * player's zoom. Framed once from the preset, a steep tilt had lost the far row off the top
+   * and a quarter turn the board's corners.
+   */
+  private readonly refit = (spherical: Spherical): void => {
+    const direction = new Vector3().setFromSphericalCoords(1, spherical.phi, spherical.theta);
+    const framing = frame(direction, this.camera.fov, this.camera.aspect);
+    const zoom = spherical.radius / this.fit;
+    this.fit = framing.distance;
+    this.applyLimits();
+    this.shift = framing.shift;
+    applyShift(this.camera, this.shift);
+    spherical.radius = zoom * this.fit;
+  };
+
+  /** A plain wheel turn scrolled the page: how to zoom instead, for a moment. */
+  private readonly showZoomHint = (): void => {
+    if (this.zoomHint.textContent === '') return;
+    this.zoomHint.hidden = false;
+    clearTimeout(this.zoomHintTimer);
+    this.zoomHintTimer = setTimeout(() => (this.zoomHint.hidden = true), 1600);
+  };
+
   private applyLimits(): void {
     this.controls.minDistance = this.fit * 0.45;
     this.controls.maxDistance = this.fit * 1.7;
     // Straight down, standing pieces hide the squares: looking down is the top view's job.
     this.controls.minPolar = this.view === 'top' ? 0 : MIN_DIAGONAL_POLAR;
+    // The top view's pieces lie flat: tilted, they were unreadable slabs under a button that
+    // still said "from above". A drag there turns the board round only.
+    this.controls.lockTilt = this.view === 'top';
   }
 
   /** Jumps the camera to the preset of the current view and viewer. */
@@ -961,7 +999,7 @@ export class Board3D {
 
   private readonly onPointerDown = (e: PointerEvent): void => {
     if (this.presses.size === 0) this.pressSpoiled = false;
-    const slop = e.pointerType === 'mouse' ? TAP_SLOP_MOUSE : TAP_SLOP_TOUCH;
+    const slop = tapSlop(e.pointerType);
     this.presses.set(e.pointerId, { x: e.clientX, y: e.clientY, slop });
     if (this.presses.size > 1 || (e.pointerType === 'mouse' && e.button !== 0)) {
       this.pressSpoiled = true;

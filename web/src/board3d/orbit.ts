@@ -5,9 +5,21 @@
  */
 import { type PerspectiveCamera, Spherical, Vector3 } from 'three';
 
+/** Pointer travel (CSS px) beyond which a press is a drag, not a click. */
+export const TAP_SLOP_MOUSE = 6;
+export const TAP_SLOP_TOUCH = 12;
+
+export function tapSlop(pointerType: string): number {
+  return pointerType === 'mouse' ? TAP_SLOP_MOUSE : TAP_SLOP_TOUCH;
+}
+
 interface Point {
   x: number;
   y: number;
+  /** Still within the tap's slop of where it went down: a tap, which turns nothing. */
+  still: boolean;
+  startX: number;
+  startY: number;
 }
 
 export class Orbit {
@@ -17,6 +29,19 @@ export class Orbit {
   maxDistance = 100;
   minPolar = 0;
   maxPolar = Math.PI / 2;
+  /** Drags turn the board around but do not tilt it (the top view, whose pieces lie flat). */
+  lockTilt = false;
+  /**
+   * Called as a drag turns the camera, before it moves: the board frames itself again for the new
+   * direction (and may change the distance and its limits), so a steep tilt or a quarter turn
+   * keeps the whole board in the picture.
+   */
+  onTurn: ((spherical: Spherical) => void) | undefined;
+  /**
+   * Called for a wheel turn left to the page: the board is zoomed with Ctrl (or ⌘) held, and a
+   * plain wheel scrolls the page where it can.
+   */
+  onWheelPassed: (() => void) | undefined;
   private readonly spherical = new Spherical();
   private readonly pointers = new Map<number, Point>();
   private pinch = 0;
@@ -71,7 +96,9 @@ export class Orbit {
     const h = this.element.clientHeight || 1;
     const turn = pointerType === 'touch' ? Math.PI : 2 * Math.PI;
     this.spherical.theta -= (turn * dx) / h;
-    this.spherical.phi -= (turn * dy) / h;
+    if (!this.lockTilt) this.spherical.phi -= (turn * dy) / h;
+    this.spherical.phi = Math.min(this.maxPolar, Math.max(this.minPolar, this.spherical.phi));
+    this.onTurn?.(this.spherical);
     this.apply();
   }
 
@@ -92,7 +119,7 @@ export class Orbit {
     } catch {
       // Synthetic or already released pointers cannot be captured; dragging still works.
     }
-    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY, still: true, startX: e.clientX, startY: e.clientY });
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
     if (this.pointers.size === 2) this.pinch = this.spread();
   };
@@ -100,6 +127,14 @@ export class Orbit {
   private readonly move = (e: PointerEvent): void => {
     const last = this.pointers.get(e.pointerId);
     if (!last) return;
+    // A tap's small drift picks a piece and turns nothing: the turn starts past the tap's slop
+    // (from there, without a jump). Taps that drifted had turned the board a few degrees each.
+    if (last.still && Math.hypot(e.clientX - last.startX, e.clientY - last.startY) > tapSlop(e.pointerType)) last.still = false;
+    if (last.still && this.pointers.size === 1) {
+      last.x = e.clientX;
+      last.y = e.clientY;
+      return;
+    }
     const dx = e.clientX - last.x;
     const dy = e.clientY - last.y;
     last.x = e.clientX;
@@ -126,13 +161,30 @@ export class Orbit {
   private readonly wheel = (e: WheelEvent): void => {
     const lines = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
     const delta = Math.max(-400, Math.min(400, e.deltaY * lines));
+    // A plain wheel scrolls the page while the page can scroll that way: scrolling down past
+    // the board had zoomed it out, and back up, all the way in before the page moved. Ctrl (a
+    // trackpad's pinch comes with it) or ⌘ zooms, and so does any wheel where the page stays.
+    const zoomKey = e.ctrlKey || e.metaKey;
+    if (!zoomKey && pageScrolls(delta)) {
+      this.onWheelPassed?.();
+      return;
+    }
+    // Ctrl with the wheel zooms the page itself unless it is taken here, limit or not.
+    if (zoomKey) e.preventDefault();
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
-    // At the limit the wheel has nothing to zoom: it scrolls the page, or a board filling the
-    // screen would hold the page still under the pointer.
+    // At the limit there is nothing to zoom: the wheel is left to the browser.
     const atLimit =
       delta > 0 ? this.spherical.radius >= this.maxDistance - 1e-6 : delta < 0 ? this.spherical.radius <= this.minDistance + 1e-6 : true;
     if (atLimit) return;
     e.preventDefault();
     this.zoom(Math.pow(0.95, -delta * 0.01));
   };
+}
+
+/** Whether the page can still scroll by `delta` (px, down positive). */
+function pageScrolls(delta: number): boolean {
+  const page = document.scrollingElement ?? document.documentElement;
+  if (delta > 0) return page.scrollTop + page.clientHeight < page.scrollHeight - 1;
+  if (delta < 0) return page.scrollTop > 0;
+  return false;
 }

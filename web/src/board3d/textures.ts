@@ -275,9 +275,10 @@ export function labelTexture(
     const words = label.trim().split(/\s+/);
     const box = width * 0.96;
     const room = box / SQUEEZE;
-    for (let size = 84; size >= 12; size -= 2) {
+    for (let size = 100; size >= 12; size -= 2) {
       ctx.font = `700 ${size}px ${fonts}`;
-      const lines = wrap(ctx, words, room);
+      // Two words stand on two lines ("Lt." over "Col."), each as large as a one-word name.
+      const lines = words.length === 2 ? words : wrap(ctx, words, room);
       const lineHeight = size * 1.05;
       const fits =
         lines.length * lineHeight <= height * 0.92 && lines.every((l) => ctx.measureText(l).width <= room);

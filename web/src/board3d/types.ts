@@ -68,6 +68,11 @@ export interface Board3DText {
    * pick nothing meanwhile. Absent: the board is only covered.
    */
   lost?: string | undefined;
+  /**
+   * Shown briefly over the board when a plain wheel turn scrolls the page rather than zooming
+   * (the board zooms with Ctrl or ⌘ held). Absent: nothing is shown.
+   */
+  zoomHint?: string | undefined;
 }
 
 /** Options of {@link Board3D}'s constructor. */

@@ -145,11 +145,12 @@ export const en = {
 
   board: 'Board',
   gridLabel: 'Board as buttons: arrow keys move, Enter or Space presses',
-  board3dLabel: '3D board: drag to turn it, wheel or pinch to zoom; click a piece, then its destination',
+  board3dLabel: '3D board: drag to turn it, Ctrl + wheel or pinch to zoom; click a piece, then its destination',
   view3dDiagonal: 'Slanted view',
   view3dTop: 'From above',
   gridHeading: 'Button board (the same game, square by square)',
   board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable); the button board below plays the whole game.',
+  board3dZoomHint: 'Hold Ctrl (⌘ on a Mac) and turn the wheel to zoom the board',
   board3dLost: 'The 3D board has stopped drawing (the browser reset its graphics). It usually comes back by itself in a moment; meanwhile the button board below plays the game.',
   cellEmpty: '{square}, empty',
   cellOwn: '{square}, your {kind}',
@@ -285,22 +286,23 @@ export type MessageKey = keyof typeof en;
 export type Catalogue = { readonly [K in MessageKey]: string };
 
 /**
- * The names written on the 3D pieces' faces: capitalised, as on a real piece, and short where the
- * full name is long ("lieutenant general" would be a few pixels high on a phone). Japanese and
- * Korean names are two or three characters and are written as they are.
+ * The names written on the 3D pieces' faces and the grid's squares: capitalised, as on a real
+ * piece, and as short as the usual military abbreviations. A face is taller than wide, so a long
+ * word ("Engineer", "Colonel") had to be drawn a few pixels high on a phone to fit its width;
+ * two short lines ("Lt." over "Gen.") stand as tall as the Japanese names beside them.
  */
 export const enPieceFaces: Readonly<Record<string, string>> = {
-  general: 'General',
+  general: 'Gen.',
   lieutenant_general: 'Lt. Gen.',
   major_general: 'Maj. Gen.',
-  colonel: 'Colonel',
+  colonel: 'Col.',
   lieutenant_colonel: 'Lt. Col.',
-  major: 'Major',
-  captain: 'Captain',
-  lieutenant: 'Lieut.',
+  major: 'Maj.',
+  captain: 'Capt.',
+  lieutenant: '1st Lt.',
   second_lieutenant: '2nd Lt.',
-  cavalry: 'Cavalry',
-  engineer: 'Engineer',
+  cavalry: 'Cav.',
+  engineer: 'Eng.',
   tank: 'Tank',
   plane: 'Plane',
   spy: 'Spy',

@@ -147,9 +147,12 @@ describe('language choice', () => {
     expect(i18n.kindOnPiece('lieutenant_general')).toBe('Lt. Gen.');
     expect(i18n.kindOnPiece('second_lieutenant')).toBe('2nd Lt.');
     expect(i18n.kindOnPiece('spy')).toBe('Spy');
-    // Every face is shorter than the longest full name, which set the need.
+    expect(i18n.kindOnPiece('engineer')).toBe('Eng.');
+    // At most two words of at most five letters: each stands large on a face taller than wide.
     for (const kind of testEngine().kinds) {
-      expect(i18n.kindOnPiece(kind.id).length).toBeLessThanOrEqual(9);
+      const words = i18n.kindOnPiece(kind.id).split(' ');
+      expect(words.length, kind.id).toBeLessThanOrEqual(2);
+      for (const word of words) expect(word.length, kind.id).toBeLessThanOrEqual(5);
       // Capitalised, as on a real piece: every kind has its face, none falls back to the sentence's word.
       expect(i18n.kindOnPiece(kind.id)).toMatch(/^[A-Z0-9]/);
     }
