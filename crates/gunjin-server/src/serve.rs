@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::Request;
+use axum::extract::{ConnectInfo, Request};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
@@ -29,7 +29,7 @@ pub async fn serve(
     let (alive, mut all_ended) = mpsc::channel::<()>(1);
     let mut stop = std::pin::pin!(stop);
     loop {
-        let (tcp, _) = tokio::select! {
+        let (tcp, peer) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(pair) => pair,
                 Err(e) => {
@@ -43,10 +43,14 @@ pub async fn serve(
         };
         // Small WebSocket frames must leave at once (Nagle's delay would add tens of ms per move).
         let _ = tcp.set_nodelay(true);
-        let service = TowerToHyperService::new(
-            app.clone()
-                .map_request(|req: Request<Incoming>| req.map(Body::new)),
-        );
+        // The client's address, as `axum::serve` with connect info gives it: rooms are created
+        // within a limit per address.
+        let service =
+            TowerToHyperService::new(app.clone().map_request(move |req: Request<Incoming>| {
+                let mut req = req.map(Body::new);
+                req.extensions_mut().insert(ConnectInfo(peer));
+                req
+            }));
         let mut stopping = stopping.clone();
         let alive = alive.clone();
         tokio::spawn(async move {

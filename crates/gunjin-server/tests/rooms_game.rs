@@ -450,6 +450,11 @@ async fn every_error_code_and_the_connection_stays_usable() {
     host.expect_error("bad_request").await;
     // After all that, the game goes on.
     play_out(&mut host, &mut guest, &mut rng).await;
+    // Over, the game is not said to have started.
+    host.send(json!({"t":"arrange","setup":setup_json(Side::Sente, 2)}))
+        .await;
+    let e = host.expect_error("not_arranging").await;
+    assert!(e["message"].as_str().unwrap().contains("over"), "{e}");
 }
 
 #[tokio::test]
@@ -517,26 +522,37 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
     let (room, token) = create(server.addr).await;
     let mut c = Client::connect(server.addr, &room).await;
     c.hello(&token, 0).await;
+    c.until("presence").await;
+    // Everything the server sends for a burst, until it falls silent.
+    let answers = |c: &Client, from: usize, t: &str, code: &str| {
+        c.frames[from..]
+            .iter()
+            .filter(|f| f["t"] == t && (code.is_empty() || f["code"] == code))
+            .count()
+    };
+    let from = c.frames.len();
     for _ in 0..20 {
         c.send(json!({"t":"ping"})).await;
     }
-    let mut limited = 0;
-    let mut pongs = 0;
-    for _ in 0..(20 + 2) {
-        let f = c.recv().await;
-        if f["code"] == "rate_limited" {
-            limited += 1;
-        } else if f["t"] == "pong" {
-            pongs += 1;
-        }
-    }
-    assert!(limited >= 10, "{limited} limited, {pongs} pongs");
+    assert!(!c.closed_within(Duration::from_millis(800)).await);
+    let (pongs, limited) = (
+        answers(&c, from, "pong", ""),
+        answers(&c, from, "error", "rate_limited"),
+    );
+    // The burst is answered; of the run dropped after it, only the first message is (an answer
+    // to each filled the connection's queue).
+    assert!(
+        (4..=7).contains(&pongs),
+        "{pongs} pongs (the hello took one of the five)"
+    );
+    assert_eq!(limited, 1, "{limited} rate_limited answers");
     tokio::time::sleep(Duration::from_millis(1200)).await;
     c.send(json!({"t":"ping"})).await;
     assert_eq!(c.until("pong").await["t"], "pong");
 
     // Binary frames count too: each would otherwise get its bad_json answer.
     tokio::time::sleep(Duration::from_millis(3000)).await;
+    let from = c.frames.len();
     for _ in 0..20 {
         c.ws.send(tokio_tungstenite::tungstenite::Message::Binary(
             vec![1].into(),
@@ -544,13 +560,22 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
         .await
         .unwrap();
     }
-    let mut limited = 0;
-    for _ in 0..20 {
-        if c.recv().await["code"] == "rate_limited" {
-            limited += 1;
-        }
+    assert!(!c.closed_within(Duration::from_millis(800)).await);
+    let (bad, limited) = (
+        answers(&c, from, "error", "bad_json"),
+        answers(&c, from, "error", "rate_limited"),
+    );
+    assert!((5..=7).contains(&bad), "{bad} bad_json answers");
+    assert_eq!(limited, 1, "{limited} rate_limited answers");
+
+    // A flood far past the queue's length: the connection stays, and answers once the rate falls.
+    for _ in 0..3000 {
+        c.send(json!({"t":"ping"})).await;
     }
-    assert!(limited >= 10, "{limited} of 20 binary frames limited");
+    assert!(!c.closed_within(Duration::from_millis(800)).await);
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    c.send(json!({"t":"ping"})).await;
+    assert_eq!(c.until("pong").await["t"], "pong");
 }
 
 #[tokio::test]
@@ -664,6 +689,69 @@ async fn room_creation_is_rate_limited_server_wide() {
 }
 
 #[tokio::test]
+async fn one_address_cannot_spend_the_room_creations_of_everyone() {
+    let dir = tempdir::Dir::new("creations-by-address");
+    let mut config = test_config(&dir);
+    config.creations_per_address_per_min = 3;
+    config.exempt_loopback = false;
+    let server = start(config, None).await;
+    let one: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let other: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    for _ in 0..3 {
+        assert_eq!(
+            http_from(one, server.addr, "POST", "/api/rooms").await.0,
+            201
+        );
+    }
+    let (status, body) = http_from(one, server.addr, "POST", "/api/rooms").await;
+    assert_eq!(
+        (status, body["error"]["code"].clone()),
+        (429, json!("rate_limited"))
+    );
+    // Another client still creates rooms.
+    assert_eq!(
+        http_from(other, server.addr, "POST", "/api/rooms").await.0,
+        201
+    );
+}
+
+#[tokio::test]
+async fn the_servers_own_accept_loop_tells_the_rooms_each_clients_address() {
+    let dir = tempdir::Dir::new("creations-served");
+    let mut config = test_config(&dir);
+    config.creations_per_address_per_min = 1;
+    config.exempt_loopback = false;
+    let state: gunjin_server::rooms::RoomsState =
+        gunjin_server::rooms::RoomsState::open(config).unwrap();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = gunjin_server::rooms::router(state);
+    let serving = tokio::spawn(gunjin_server::serve::serve(
+        listener,
+        app,
+        Duration::from_secs(10),
+        std::future::pending(),
+    ));
+    let one: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let other: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    assert_eq!(http_from(one, addr, "POST", "/api/rooms").await.0, 201);
+    assert_eq!(http_from(one, addr, "POST", "/api/rooms").await.0, 429);
+    assert_eq!(http_from(other, addr, "POST", "/api/rooms").await.0, 201);
+    serving.abort();
+}
+
+#[tokio::test]
+async fn loopback_clients_share_only_the_server_wide_limit_by_default() {
+    let dir = tempdir::Dir::new("creations-loopback");
+    let mut config = test_config(&dir);
+    config.creations_per_address_per_min = 3;
+    let server = start(config, None).await;
+    for _ in 0..10 {
+        assert_eq!(http(server.addr, "POST", "/api/rooms", None).await.0, 201);
+    }
+}
+
+#[tokio::test]
 async fn the_api_answers_json_for_a_wrong_method_or_path() {
     let dir = tempdir::Dir::new("api-json");
     let server = start(test_config(&dir), None).await;
@@ -686,6 +774,8 @@ async fn the_api_answers_json_for_a_wrong_method_or_path() {
         ("GET", "/api/rooms/".to_owned(), 404, "not_found"),
         ("GET", format!("/api/rooms/{room}/x"), 404, "not_found"),
         ("POST", "/api/nothing".to_owned(), 404, "not_found"),
+        ("GET", "/api".to_owned(), 404, "not_found"),
+        ("GET", "/api/".to_owned(), 404, "not_found"),
     ] {
         let (got, body) = http(addr, method, &path, None).await;
         assert_eq!(

@@ -21,11 +21,13 @@ mod clock;
 mod game;
 mod ids;
 mod protocol;
+mod rate;
 mod room;
 mod store;
 mod ws;
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -93,6 +95,13 @@ pub struct RoomsConfig {
     /// Room creations allowed per second, server-wide (bursts of `10 ×` this); more get
     /// `rate_limited` (HTTP 429). Keeps a flood from filling the disk.
     pub creations_per_sec: u32,
+    /// Room creations allowed per minute from one client address (bursts of as many); more get
+    /// `rate_limited`, so that one client cannot spend the server-wide allowance of everyone.
+    /// An IPv6 client counts by its /64.
+    pub creations_per_address_per_min: u32,
+    /// Loopback clients count only towards the server-wide limit: behind a reverse proxy on the
+    /// same machine every player comes from one loopback address.
+    pub exempt_loopback: bool,
 }
 
 impl RoomsConfig {
@@ -116,6 +125,8 @@ impl RoomsConfig {
             ping_every: Duration::from_secs(20),
             silence_limit: Duration::from_secs(60),
             creations_per_sec: 10,
+            creations_per_address_per_min: 20,
+            exempt_loopback: true,
         }
     }
 }
@@ -133,8 +144,10 @@ pub(crate) struct Shared<G: RefereeGame> {
     config: RoomsConfig,
     rooms: Mutex<HashMap<RoomId, mpsc::Sender<Cmd<G>>>>,
     next_conn: AtomicU64,
-    /// Creation allowance: (tokens, last refill).
-    creations: Mutex<(f64, std::time::Instant)>,
+    /// Creation allowance, server-wide.
+    creations: Mutex<rate::TokenBucket>,
+    /// Creation allowance of each client address.
+    creations_by_address: Mutex<rate::PerAddress>,
     /// Set when the server stops; every connection holds a receiver until it has closed.
     going_away: watch::Sender<bool>,
 }
@@ -188,7 +201,11 @@ impl<G: RefereeGame> RoomsState<G> {
     ) -> Result<RoomsState<G>, RoomsError> {
         let store = Store::open(&config.db_path, clock.now_ms())?;
         let tick = config.tick;
-        let burst = f64::from(config.creations_per_sec) * 10.0;
+        let per_sec = f64::from(config.creations_per_sec);
+        let per_address = f64::from(config.creations_per_address_per_min);
+        let now = std::time::Instant::now();
+        let creations_by_address =
+            rate::PerAddress::new(per_address, per_address / 60.0, config.exempt_loopback);
         let state = RoomsState {
             shared: Arc::new(Shared {
                 store,
@@ -196,7 +213,8 @@ impl<G: RefereeGame> RoomsState<G> {
                 config,
                 rooms: Mutex::new(HashMap::new()),
                 next_conn: AtomicU64::new(1),
-                creations: Mutex::new((burst, std::time::Instant::now())),
+                creations: Mutex::new(rate::TokenBucket::new(per_sec * 10.0, per_sec, now)),
+                creations_by_address: Mutex::new(creations_by_address),
                 going_away: watch::Sender::new(false),
             }),
         };
@@ -308,23 +326,25 @@ impl<G: RefereeGame> RoomsState<G> {
         self.shared.store.count().await
     }
 
-    fn allow_creation(&self) -> bool {
-        let rate = f64::from(self.shared.config.creations_per_sec);
-        let mut bucket = self
-            .shared
+    /// Whether a room may be created now for a client at `from` (unknown: only the server-wide
+    /// limit applies).
+    fn allow_creation(&self, from: Option<IpAddr>) -> bool {
+        let now = std::time::Instant::now();
+        if let Some(address) = from {
+            let mut limits = self
+                .shared
+                .creations_by_address
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if !limits.take(address, now) {
+                return false;
+            }
+        }
+        self.shared
             .creations
             .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        let now = std::time::Instant::now();
-        let refill = now.duration_since(bucket.1).as_secs_f64() * rate;
-        bucket.0 = (bucket.0 + refill).min(rate * 10.0);
-        bucket.1 = now;
-        if bucket.0 >= 1.0 {
-            bucket.0 -= 1.0;
-            true
-        } else {
-            false
-        }
+            .unwrap_or_else(PoisonError::into_inner)
+            .take(now)
     }
 
     /// Creates a room; the creator holds the host seat. Returns the id and the host's token.
@@ -333,7 +353,15 @@ impl<G: RefereeGame> RoomsState<G> {
     /// [`RoomError`] with `rate_limited` if rooms are being created too fast, `internal` if no
     /// id could be drawn or the room not stored.
     pub async fn create(&self) -> Result<(RoomId, Token), RoomError> {
-        if !self.allow_creation() {
+        self.create_for(None).await
+    }
+
+    /// [`RoomsState::create`] for a client at `from`, which its own limit applies to too.
+    ///
+    /// # Errors
+    /// As [`RoomsState::create`].
+    pub async fn create_for(&self, from: Option<IpAddr>) -> Result<(RoomId, Token), RoomError> {
+        if !self.allow_creation(from) {
             return Err(RoomError(ErrorCode::RateLimited));
         }
         let internal = |e: &dyn std::fmt::Display| {

@@ -685,6 +685,15 @@ impl<G: RefereeGame> Room<G> {
 
     fn client(&mut self, seat: Seat, msg: ClientMsg<G>, now: u64) -> Result<(), Refusal> {
         let closed = || Refusal::new(ErrorCode::RoomClosed, "the room is closed");
+        // Said of the phase the room is in: a finished game had been told it "has started".
+        let not_arranging = |phase: &Phase<G>| match phase {
+            Phase::Closed { .. } => closed(),
+            Phase::Finished { .. } => Refusal::new(
+                ErrorCode::NotArranging,
+                "the game is over; arranging comes with a rematch",
+            ),
+            _ => Refusal::new(ErrorCode::NotArranging, "the game has already started"),
+        };
         match msg {
             ClientMsg::Hello { .. } => Err(Refusal::new(
                 ErrorCode::AlreadyAuthenticated,
@@ -703,10 +712,7 @@ impl<G: RefereeGame> Room<G> {
             ClientMsg::Arrange { setup } => {
                 let side = self.side_of(seat);
                 let Phase::Arranging { held } = &mut self.phase else {
-                    return Err(match self.phase {
-                        Phase::Closed { .. } => closed(),
-                        _ => Refusal::new(ErrorCode::NotArranging, "the game has already started"),
-                    });
+                    return Err(not_arranging(&self.phase));
                 };
                 held[seat.index()] = Some(G::validate(side, &setup)?);
                 self.set_ready(seat, true);
@@ -716,10 +722,7 @@ impl<G: RefereeGame> Room<G> {
             }
             ClientMsg::Unarrange {} => {
                 let Phase::Arranging { held } = &mut self.phase else {
-                    return Err(match self.phase {
-                        Phase::Closed { .. } => closed(),
-                        _ => Refusal::new(ErrorCode::NotArranging, "the game has already started"),
-                    });
+                    return Err(not_arranging(&self.phase));
                 };
                 // Nothing confirmed, nothing to withdraw: the friend is told nothing.
                 if held[seat.index()].take().is_none() {

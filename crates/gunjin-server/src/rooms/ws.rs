@@ -2,23 +2,25 @@
 //! plays through. Frames are checked (origin, size, rate) and parsed here, once; rooms only see
 //! typed messages.
 
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade, close_code};
-use axum::extract::{Path, Request, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{any, get, post};
+use axum::{Extension, Router};
 use futures_util::{SinkExt, StreamExt};
 use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::game::RefereeGame;
 use super::ids::RoomId;
 use super::protocol::{ClientMsg, ErrorCode, Seat, parse_client};
+use super::rate::TokenBucket;
 use super::room::{Cmd, ConnHandle, Out};
 use super::{RoomError, RoomsConfig, RoomsState};
 
@@ -37,7 +39,10 @@ pub fn router<G: RefereeGame>(state: RoomsState<G>) -> Router {
             post(join::<G>).fallback(wrong_method),
         )
         .route("/ws/rooms/{id}", get(socket::<G>))
-        // The API answers in JSON everywhere, not with the page's fallback.
+        // The API answers in JSON everywhere, not with the page's fallback (`/api/{*rest}` does
+        // not match an empty rest: `/api` and `/api/` are named on their own).
+        .route("/api", any(no_endpoint))
+        .route("/api/", any(no_endpoint))
         .route("/api/{*rest}", any(no_endpoint))
         .route_layer(middleware::from_fn_with_state(
             state.clone(),
@@ -121,8 +126,12 @@ fn forbidden() -> Response {
     )
 }
 
-async fn create<G: RefereeGame>(State(state): State<RoomsState<G>>) -> Response {
-    match state.create().await {
+async fn create<G: RefereeGame>(
+    State(state): State<RoomsState<G>>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> Response {
+    let from = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    match state.create_for(from).await {
         Ok((id, token)) => (
             StatusCode::CREATED,
             axum::Json(serde_json::json!({
@@ -182,38 +191,6 @@ async fn socket<G: RefereeGame>(
 fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
     let v = serde_json::json!({ "t": "error", "code": code, "message": message });
     Utf8Bytes::from(v.to_string())
-}
-
-/// A token bucket.
-struct Bucket {
-    tokens: f64,
-    cap: f64,
-    per_sec: f64,
-    last: Instant,
-}
-
-impl Bucket {
-    fn new(config: &RoomsConfig) -> Bucket {
-        Bucket {
-            tokens: f64::from(config.rate_burst),
-            cap: f64::from(config.rate_burst),
-            per_sec: f64::from(config.rate_per_sec),
-            last: Instant::now(),
-        }
-    }
-
-    fn take(&mut self) -> bool {
-        let now = Instant::now();
-        let dt = now.duration_since(self.last).as_secs_f64();
-        self.tokens = (self.tokens + dt * self.per_sec).min(self.cap);
-        self.last = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
-            true
-        } else {
-            false
-        }
-    }
 }
 
 type Auth<G> = Option<(mpsc::Sender<Cmd<G>>, Seat)>;
@@ -296,7 +273,15 @@ async fn read_loop<G: RefereeGame>(
     auth: &mut Auth<G>,
 ) {
     let config = state.config();
-    let mut bucket = Bucket::new(config);
+    let mut bucket = TokenBucket::new(
+        f64::from(config.rate_burst),
+        f64::from(config.rate_per_sec),
+        Instant::now(),
+    );
+    // Only the first message dropped in a run is answered: an answer to each filled the
+    // connection's queue faster than it drained (the reader does not yield while frames are
+    // waiting), and the room's next reply then found it full and cut the client as slow.
+    let mut limit_said = false;
     let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
     let mut heard = tokio::time::Instant::now();
     let say = |code: ErrorCode, message: &str| {
@@ -319,23 +304,28 @@ async fn read_loop<G: RefereeGame>(
         let Some(Ok(frame)) = next else {
             return;
         };
-        let text = match frame {
-            Message::Close(_) => return,
-            Message::Ping(_) | Message::Pong(_) => continue,
-            // Every message a client sends counts towards its rate, binary ones too: each is
-            // answered.
-            _ if !bucket.take() => {
+        if matches!(frame, Message::Close(_)) {
+            return;
+        }
+        if matches!(frame, Message::Ping(_) | Message::Pong(_)) {
+            continue;
+        }
+        // Every message a client sends counts towards its rate, binary ones too: each is
+        // answered.
+        if !bucket.take(Instant::now()) {
+            if !limit_said {
                 say(
                     ErrorCode::RateLimited,
-                    "too many messages; this one was dropped",
+                    "too many messages; this one and any more until the rate falls are dropped",
                 );
-                continue;
+                limit_said = true;
             }
-            Message::Text(text) => text,
-            Message::Binary(_) => {
-                say(ErrorCode::BadJson, "frames must be JSON text");
-                continue;
-            }
+            continue;
+        }
+        limit_said = false;
+        let Message::Text(text) = frame else {
+            say(ErrorCode::BadJson, "frames must be JSON text");
+            continue;
         };
         if text.as_str().len() > config.max_message {
             say(ErrorCode::TooLarge, "the message is too long");

@@ -50,7 +50,12 @@ pub async fn start_with(state: RoomsState) -> Server {
         let _ = tcp.set_nodelay(true);
     });
     let task = tokio::spawn(async move {
-        axum::serve(listener, app).await.unwrap();
+        axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .await
+        .unwrap();
     });
     Server { addr, state, task }
 }
@@ -62,7 +67,30 @@ pub async fn http(
     path: &str,
     origin: Option<&str>,
 ) -> (u16, Value) {
-    let mut s = TcpStream::connect(addr).await.unwrap();
+    let s = TcpStream::connect(addr).await.unwrap();
+    http_on(s, addr, method, path, origin).await
+}
+
+/// [`http`] from the client address `from` (another loopback address, say 127.0.0.2).
+pub async fn http_from(
+    from: std::net::IpAddr,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+) -> (u16, Value) {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.bind(SocketAddr::new(from, 0)).unwrap();
+    let s = socket.connect(addr).await.unwrap();
+    http_on(s, addr, method, path, None).await
+}
+
+async fn http_on(
+    mut s: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    origin: Option<&str>,
+) -> (u16, Value) {
     let origin = origin
         .map(|o| format!("Origin: {o}\r\n"))
         .unwrap_or_default();

@@ -1,0 +1,157 @@
+//! Token buckets: the message rate of a connection, and the room creations of the server and of
+//! each client address.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv6Addr};
+use std::time::Instant;
+
+/// Up to `cap` at once, refilled at `per_sec`.
+#[derive(Clone, Debug)]
+pub(crate) struct TokenBucket {
+    tokens: f64,
+    cap: f64,
+    per_sec: f64,
+    last: Instant,
+}
+
+impl TokenBucket {
+    /// A full bucket.
+    pub(crate) fn new(cap: f64, per_sec: f64, now: Instant) -> TokenBucket {
+        TokenBucket {
+            tokens: cap,
+            cap,
+            per_sec,
+            last: now,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.tokens = (self.tokens + dt * self.per_sec).min(self.cap);
+        self.last = now;
+    }
+
+    /// Takes one token if there is one.
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether it has refilled to its cap (it remembers nothing a new bucket would not).
+    fn is_full(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= self.cap
+    }
+}
+
+/// One bucket per client address. Past `MAX_TRACKED` addresses the full buckets are forgotten.
+pub(crate) struct PerAddress {
+    buckets: HashMap<IpAddr, TokenBucket>,
+    cap: f64,
+    per_sec: f64,
+    exempt_loopback: bool,
+}
+
+const MAX_TRACKED: usize = 10_000;
+
+impl PerAddress {
+    pub(crate) fn new(cap: f64, per_sec: f64, exempt_loopback: bool) -> PerAddress {
+        PerAddress {
+            buckets: HashMap::new(),
+            cap,
+            per_sec,
+            exempt_loopback,
+        }
+    }
+
+    /// Takes a token from `address`'s bucket; true for an address not counted (loopback when
+    /// exempt).
+    pub(crate) fn take(&mut self, address: IpAddr, now: Instant) -> bool {
+        let Some(key) = key_of(address, self.exempt_loopback) else {
+            return true;
+        };
+        if self.buckets.len() >= MAX_TRACKED && !self.buckets.contains_key(&key) {
+            self.buckets.retain(|_, bucket| !bucket.is_full(now));
+        }
+        let (cap, per_sec) = (self.cap, self.per_sec);
+        self.buckets
+            .entry(key)
+            .or_insert_with(|| TokenBucket::new(cap, per_sec, now))
+            .take(now)
+    }
+}
+
+/// The address a client is counted by: an IPv4 address as it is (also when it comes mapped into
+/// IPv6), an IPv6 one by its /64, which one machine usually holds whole. `None` for loopback
+/// when it is exempt.
+fn key_of(address: IpAddr, exempt_loopback: bool) -> Option<IpAddr> {
+    let address = match address {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(address, IpAddr::V4),
+        v4 @ IpAddr::V4(_) => v4,
+    };
+    if exempt_loopback && address.is_loopback() {
+        return None;
+    }
+    Some(match address {
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
+        v4 @ IpAddr::V4(_) => v4,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_bucket_allows_its_cap_then_its_rate() {
+        let t0 = Instant::now();
+        let mut b = TokenBucket::new(3.0, 2.0, t0);
+        assert!((0..3).all(|_| b.take(t0)));
+        assert!(!b.take(t0));
+        assert!(b.take(t0 + Duration::from_millis(500)));
+        assert!(!b.take(t0 + Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn each_address_has_its_own_allowance_and_ipv6_counts_by_its_64() {
+        let t0 = Instant::now();
+        let mut limits = PerAddress::new(2.0, 0.1, true);
+        let a: IpAddr = "203.0.113.7".parse().unwrap();
+        let b: IpAddr = "203.0.113.8".parse().unwrap();
+        assert!(limits.take(a, t0) && limits.take(a, t0));
+        assert!(!limits.take(a, t0), "a's allowance is spent");
+        // Mapped into IPv6, it is the same client.
+        assert!(!limits.take("::ffff:203.0.113.7".parse().unwrap(), t0));
+        assert!(limits.take(b, t0), "b is not held back by a");
+        let v6a: IpAddr = "2001:db8:1:2::1".parse().unwrap();
+        let v6b: IpAddr = "2001:db8:1:2:ffff::9".parse().unwrap();
+        assert!(limits.take(v6a, t0) && limits.take(v6b, t0));
+        assert!(!limits.take(v6a, t0), "one /64 is one client");
+        assert!(limits.take("2001:db8:1:3::1".parse().unwrap(), t0));
+        // Loopback is exempt here: a proxy on the same machine makes every player one address.
+        assert!((0..10).all(|_| limits.take("127.0.0.1".parse().unwrap(), t0)));
+        let mut strict = PerAddress::new(1.0, 0.1, false);
+        assert!(strict.take("127.0.0.1".parse().unwrap(), t0));
+        assert!(!strict.take("127.0.0.1".parse().unwrap(), t0));
+    }
+
+    #[test]
+    fn full_buckets_are_forgotten_once_many_addresses_are_tracked() {
+        let t0 = Instant::now();
+        let mut limits = PerAddress::new(1.0, 1.0, false);
+        for i in 0..MAX_TRACKED {
+            let [_, b, c, d] = u32::try_from(i).unwrap().to_be_bytes();
+            assert!(limits.take(IpAddr::from([10, b, c, d]), t0));
+        }
+        assert_eq!(limits.buckets.len(), MAX_TRACKED);
+        // A second later every bucket has refilled: a new address makes room by dropping them.
+        assert!(limits.take("198.51.100.1".parse().unwrap(), t0 + Duration::from_secs(1)));
+        assert_eq!(limits.buckets.len(), 1);
+    }
+}
