@@ -434,6 +434,46 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('zooms in towards the square under the pointer, and back to the middle on zooming out', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'a1', side: 'sente', label: 'Spy' }] }));
+    const before = await shot(page);
+    const start = await at(page, 'a1');
+    const span = async () => {
+      const [a1, b1] = await Promise.all(['a1', 'b1'].map((sq) => page.evaluate((s) => window.board3d.screenPosition(s), sq)));
+      return a1 && b1 ? Math.hypot(b1.x - a1.x, b1.y - a1.y) : 0;
+    };
+    const fitted = await span();
+    await page.mouse.move(start.x, start.y);
+    for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
+    await settled(page);
+    const near = await page.evaluate(() => window.board3d.screenPosition('a1'));
+    assert.ok(near, 'the corner square is still in the picture');
+    assert.ok(Math.hypot(near.x - start.x, near.y - start.y) < 25, `a1 stayed under the pointer: ${JSON.stringify([start, near])}`);
+    const zoomed = await span();
+    assert.ok(zoomed > fitted * 1.5, `zoomed in: a1–b1 ${fitted} → ${zoomed} px`);
+    for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 400);
+    // Back at the fitted distance: the same picture as before (the middle looked at again).
+    await page.click('button[data-view=diagonal]');
+    await settled(page);
+    assert.ok(changedShare(before, await shot(page)) < 0.02, 'the preset picture again');
+    await page.close();
+  });
+
+  it('shows a pointing hand over a square and an open hand elsewhere', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const cursor = () => page.$eval('canvas', (c) => c.style.cursor);
+    const c3 = await at(page, 'c3');
+    await page.mouse.move(c3.x, c3.y);
+    await page.waitForFunction(() => document.querySelector('canvas').style.cursor === 'pointer', null, { timeout: 2000 });
+    const box = await page.$eval('canvas', (c) => c.getBoundingClientRect().toJSON());
+    await page.mouse.move(box.left + 4, box.top + 4);
+    await page.waitForFunction(() => document.querySelector('canvas').style.cursor === 'grab', null, { timeout: 2000 });
+    assert.equal(await cursor(), 'grab');
+    await page.close();
+  });
+
   it('a tap that drifts within the tap\'s slop picks its square and turns nothing', async () => {
     const page = await openBoard();
     await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));

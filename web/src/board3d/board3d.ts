@@ -23,6 +23,7 @@ import {
   MeshBasicMaterial,
   PCFShadowMap,
   PerspectiveCamera,
+  Plane,
   Raycaster,
   Scene,
   Spherical,
@@ -32,7 +33,7 @@ import {
 } from 'three';
 import { Animator, FrameWatch, easeInOut } from './animator';
 import { type Framing, MAX_POLAR, MIN_DIAGONAL_POLAR, applyShift, azimuthOf, directionOf, frame, presetPolar } from './camera';
-import { type Cell, cellAt, cellOf } from './layout';
+import { type Cell, RIVER, cellAt, cellOf } from './layout';
 import { Markers } from './markers';
 import { Orbit, tapSlop } from './orbit';
 import { PieceKit, PieceObject } from './pieces';
@@ -46,6 +47,12 @@ import type {
   Side,
   ViewMode,
 } from './types';
+
+/** The nearest the camera comes, as a share of the distance that fits the whole board. */
+const MIN_ZOOM = 0.45;
+
+/** The board's top face, where the squares lie. */
+const BOARD_PLANE = new Plane(new Vector3(0, 1, 0), 0);
 
 /** Durations in milliseconds. */
 const MS = {
@@ -140,6 +147,8 @@ export class Board3D {
   private ratioQuery: MediaQueryList | undefined;
   /** Shown over the canvas while the WebGL context is lost. */
   private readonly lostNotice: HTMLDivElement;
+  private hoverAt: { x: number; y: number; dragging: boolean } | undefined;
+  private hoverFrame = 0;
   private readonly zoomHint: HTMLDivElement;
   private zoomHintTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly cleanups: (() => void)[] = [];
@@ -211,7 +220,7 @@ export class Board3D {
       height: '100%',
       display: 'block',
       touchAction: 'none',
-      cursor: 'pointer',
+      cursor: 'grab',
     });
     if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
     container.appendChild(this.canvas);
@@ -265,6 +274,8 @@ export class Board3D {
     this.controls.maxPolar = MAX_POLAR;
     this.controls.onTurn = this.refit;
     this.controls.onWheelPassed = this.showZoomHint;
+    this.controls.pointAt = this.boardPointAt;
+    this.controls.clampTarget = this.clampTarget;
 
     const [bar, buttons] = this.buildButtons(opts.text);
     this.buttonBar = bar;
@@ -586,6 +597,7 @@ export class Board3D {
     if (this.disposed) return;
     this.disposed = true;
     if (this.rafId) cancelAnimationFrame(this.rafId);
+    if (this.hoverFrame) cancelAnimationFrame(this.hoverFrame);
     this.rafId = 0;
     this.animator.finish();
     this.flushIdle();
@@ -712,6 +724,27 @@ export class Board3D {
     spherical.radius = zoom * this.fit;
   };
 
+  /** Where a viewport point falls on the board's plane; none where the ray misses it. */
+  private readonly boardPointAt = (clientX: number, clientY: number): Vector3 | undefined => {
+    const rect = this.canvas.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return undefined;
+    const ndc = new Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.raycaster.setFromCamera(ndc, this.camera);
+    return this.raycaster.ray.intersectPlane(BOARD_PLANE, new Vector3()) ?? undefined;
+  };
+
+  /**
+   * The camera may look away from the board's middle only as far as it is zoomed in: not at all
+   * from the fitted distance out, as far as the outer squares at the nearest zoom. Zooming out
+   * brings the board back to the middle.
+   */
+  private readonly clampTarget = (target: Vector3, radius: number): void => {
+    const reach = Math.min(1, Math.max(0, (1 - radius / this.fit) / (1 - MIN_ZOOM)));
+    const x = reach * 2.5;
+    const z = reach * (3.5 + RIVER / 2);
+    target.set(Math.min(x, Math.max(-x, target.x)), 0, Math.min(z, Math.max(-z, target.z)));
+  };
+
   /** A plain wheel turn scrolled the page: how to zoom instead, for a moment. */
   private readonly showZoomHint = (): void => {
     if (this.zoomHint.textContent === '') return;
@@ -721,7 +754,7 @@ export class Board3D {
   };
 
   private applyLimits(): void {
-    this.controls.minDistance = this.fit * 0.45;
+    this.controls.minDistance = this.fit * MIN_ZOOM;
     this.controls.maxDistance = this.fit * 1.7;
     // Straight down, standing pieces hide the squares: looking down is the top view's job.
     this.controls.minPolar = this.view === 'top' ? 0 : MIN_DIAGONAL_POLAR;
@@ -1011,7 +1044,25 @@ export class Board3D {
     if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > press.slop) {
       this.pressSpoiled = true;
     }
+    if (e.pointerType === 'mouse') this.hover(e.clientX, e.clientY, press !== undefined && this.pressSpoiled);
   };
+
+  /**
+   * The mouse's cursor says what a press does there: a hand pointing over a square (it picks),
+   * an open hand elsewhere (a drag turns the board), a closed one while it turns. Worked out
+   * once a frame at most.
+   */
+  private hover(clientX: number, clientY: number, dragging: boolean): void {
+    this.hoverAt = { x: clientX, y: clientY, dragging };
+    if (this.hoverFrame !== 0) return;
+    this.hoverFrame = requestAnimationFrame(() => {
+      this.hoverFrame = 0;
+      const at = this.hoverAt;
+      if (this.disposed || at === undefined) return;
+      const cursor = at.dragging ? 'grabbing' : this.squareAt(at.x, at.y) !== undefined ? 'pointer' : 'grab';
+      if (this.canvas.style.cursor !== cursor) this.canvas.style.cursor = cursor;
+    });
+  }
 
   private readonly onPointerUp = (e: PointerEvent): void => {
     const press = this.presses.get(e.pointerId);

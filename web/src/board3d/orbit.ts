@@ -1,7 +1,9 @@
 /**
  * A small orbit controller: one pointer drags the camera around the board, the wheel and a
- * two-finger pinch move it nearer or farther, all within limits. No panning: the board stays
- * centred. Reports every camera change through `onChange` so the board can draw on demand.
+ * two-finger pinch move it nearer or farther, all within limits. Zooming in goes towards the
+ * point under the pointer (or between the fingers), within `clampTarget`'s bounds; there is no
+ * panning otherwise. Reports every camera change through `onChange` so the board can draw on
+ * demand.
  */
 import { type PerspectiveCamera, Spherical, Vector3 } from 'three';
 
@@ -42,6 +44,10 @@ export class Orbit {
    * plain wheel scrolls the page where it can.
    */
   onWheelPassed: (() => void) | undefined;
+  /** Where a viewport point falls on the board (for zooming towards it); none off the board. */
+  pointAt: ((clientX: number, clientY: number) => Vector3 | undefined) | undefined;
+  /** Keeps the target where it may be at the camera's distance `radius` (moves it in place). */
+  clampTarget: ((target: Vector3, radius: number) => void) | undefined;
   private readonly spherical = new Spherical();
   private readonly pointers = new Map<number, Point>();
   private pinch = 0;
@@ -102,8 +108,18 @@ export class Orbit {
     this.apply();
   }
 
-  private zoom(factor: number): void {
-    this.spherical.radius *= factor;
+  /**
+   * Moves the camera `factor` times its distance, towards (or away from) the board point under
+   * `at`: that point stays under the pointer, so the part of the board looked at comes nearer
+   * instead of the middle alone (zoomed in on the middle, the home rows were out of reach).
+   */
+  private zoom(factor: number, at?: { x: number; y: number }): void {
+    const before = this.spherical.radius;
+    const after = Math.min(this.maxDistance, Math.max(this.minDistance, before * factor));
+    const point = at && this.pointAt?.(at.x, at.y);
+    if (point) this.target.addScaledVector(point.sub(this.target), 1 - after / before);
+    this.spherical.radius = after;
+    this.clampTarget?.(this.target, after);
     this.apply();
   }
 
@@ -143,7 +159,9 @@ export class Orbit {
       this.rotate(dx, dy, e.pointerType);
     } else if (this.pointers.size === 2) {
       const spread = this.spread();
-      if (this.pinch > 0 && spread > 0) this.zoom(this.pinch / spread);
+      const [a, b] = [...this.pointers.values()];
+      const middle = a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } : undefined;
+      if (this.pinch > 0 && spread > 0) this.zoom(this.pinch / spread, middle);
       this.pinch = spread;
     }
   };
@@ -177,7 +195,7 @@ export class Orbit {
       delta > 0 ? this.spherical.radius >= this.maxDistance - 1e-6 : delta < 0 ? this.spherical.radius <= this.minDistance + 1e-6 : true;
     if (atLimit) return;
     e.preventDefault();
-    this.zoom(Math.pow(0.95, -delta * 0.01));
+    this.zoom(Math.pow(0.95, -delta * 0.01), { x: e.clientX, y: e.clientY });
   };
 }
 
