@@ -425,6 +425,13 @@ describe('the game page with its 3D board', () => {
           return { left: strip.left - canvas.right, top: strip.top, bottom: strip.bottom };
         });
         assert.ok(beside.left >= 0 && beside.top >= 0 && beside.bottom <= viewport.height, `the strip beside the board: ${JSON.stringify(beside)}`);
+        // Behind the curtain the strip is empty; the board keeps its width (it had widened and
+        // narrowed at every hand-over).
+        const width = () => page.$eval('.board3d-canvas', (c) => Math.round(c.getBoundingClientRect().width));
+        const before = await width();
+        await page.click('[data-strip-action="hand-over"]');
+        assert.equal(await phase(page), 'turn-curtain');
+        assert.equal(await width(), before);
       }
       // The button board below it fits the window's height too.
       const grid = await page.$eval('.grid', (g) => g.getBoundingClientRect().height);

@@ -410,12 +410,14 @@ describe('3D board', () => {
     const base = await width();
     const center = await at(page, 'c4');
     await page.mouse.move(center.x, center.y);
+    await page.keyboard.down('Control');
     for (let i = 0; i < 5; i++) await page.mouse.wheel(0, 400);
     await settled(page);
     const far = await width();
     assert.ok(far < base * 0.9, `zooming out shrinks the board: ${base} → ${far}`);
     assert.ok(far > base * 0.45, `but not without limit: ${base} → ${far}`);
     for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
     await settled(page);
     const near = await page.evaluate(() => {
       const a = window.board3d.screenPosition('c4');
@@ -445,6 +447,7 @@ describe('3D board', () => {
     };
     const fitted = await span();
     await page.mouse.move(start.x, start.y);
+    await page.keyboard.down('Control');
     for (let i = 0; i < 10; i++) await page.mouse.wheel(0, -400);
     await settled(page);
     const near = await page.evaluate(() => window.board3d.screenPosition('a1'));
@@ -453,10 +456,93 @@ describe('3D board', () => {
     const zoomed = await span();
     assert.ok(zoomed > fitted * 1.5, `zoomed in: a1–b1 ${fitted} → ${zoomed} px`);
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, 400);
+    await page.keyboard.up('Control');
     // Back at the fitted distance: the same picture as before (the middle looked at again).
     await page.click('button[data-view=diagonal]');
     await settled(page);
     assert.ok(changedShare(before, await shot(page)) < 0.02, 'the preset picture again');
+    await page.close();
+  });
+
+  it('never zooms on a plain wheel, even where the page cannot scroll, and says how to zoom', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const before = await shot(page);
+    const c3 = await at(page, 'c3');
+    await page.mouse.move(c3.x, c3.y);
+    for (let i = 0; i < 3; i++) await page.mouse.wheel(0, -400);
+    await settled(page);
+    assert.ok(changedShare(before, await shot(page)) < 0.01, 'the same picture');
+    assert.deepEqual(await page.$eval('.board3d-hint', (el) => [el.hidden, el.textContent]), [false, 'Ctrl + wheel zooms']);
+    await page.close();
+  });
+
+  it('a finger left on the glass after a pinch turns nothing as it lifts', async () => {
+    const page = await openBoard('reduced=1', 'no-preference', true);
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const cdp = await page.context().newCDPSession(page);
+    const c = await at(page, 'c4');
+    // Points are [x, y] with ids by their place, or [x, y, id]; a touchEnd lists the touches lifted.
+    const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y, id], i) => ({ x, y, id: id ?? i })) });
+    await touch('touchStart', [[c.x - 40, c.y]]);
+    await touch('touchMove', [[c.x - 40, c.y]]);
+    await touch('touchStart', [[c.x - 40, c.y], [c.x + 40, c.y]]);
+    for (let i = 1; i <= 5; i++) await touch('touchMove', [[c.x - 40 - i * 8, c.y], [c.x + 40 + i * 8, c.y]]);
+    // The second finger lifts; the first drifts a little before it does.
+    await touch('touchEnd', [[c.x + 80, c.y, 1]]);
+    await settled(page);
+    const pinched = await at(page, 'c3');
+    for (let i = 1; i <= 4; i++) await touch('touchMove', [[c.x - 80 + i * 2, c.y + i]]);
+    await touch('touchEnd', [[c.x - 72, c.y + 4, 0]]);
+    await settled(page);
+    const after = await at(page, 'c3');
+    assert.ok(Math.hypot(after.x - pinched.x, after.y - pinched.y) < 0.5, `the board stayed: ${JSON.stringify([pinched, after])}`);
+    await page.close();
+  });
+
+  it('keeps the whole board in the picture when the window changes shape after a quarter turn', async () => {
+    const page = await openBoard();
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const start = await at(page, 'c3');
+    await page.mouse.move(start.x, start.y);
+    await page.mouse.down();
+    for (let i = 1; i <= 10; i++) await page.mouse.move(start.x + i * 17, start.y);
+    await page.mouse.up();
+    await settled(page);
+    for (const size of [{ width: 420, height: 760 }, { width: 1000, height: 420 }]) {
+      await page.setViewportSize(size);
+      await page.evaluate(() => window.board3d.resize());
+      await settled(page);
+      const canvas = await page.$eval('canvas', (c) => c.getBoundingClientRect().toJSON());
+      for (const sq of ['a1', 'f1', 'a8', 'f8']) {
+        const p = await page.evaluate((s) => window.board3d.screenPosition(s), sq);
+        assert.ok(p && p.x > canvas.left && p.x < canvas.right && p.y > canvas.top && p.y < canvas.bottom, `${size.width}×${size.height}: ${sq} at ${JSON.stringify(p)} in ${JSON.stringify(canvas)}`);
+      }
+    }
+    await page.close();
+  });
+
+  it('lets a drag during the move to a view change nothing of where the move ends', async () => {
+    const page = await openBoard('reduced=0');
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const preset = await shot(page);
+    await page.click('button[data-view=top]');
+    await settled(page);
+    const c = await at(page, 'c4');
+    // Back to the slanted view, and a drag at once, before the camera's move has drawn a frame.
+    const moving = await page.evaluate(([x, y]) => {
+      window.board3d.setView('diagonal');
+      const canvas = document.querySelector('canvas');
+      const fire = (type, dx) => canvas.dispatchEvent(new PointerEvent(type, { pointerId: 7, pointerType: 'mouse', button: 0, buttons: 1, clientX: x + dx, clientY: y + dx, bubbles: true }));
+      fire('pointerdown', 0);
+      for (let i = 1; i <= 6; i++) fire('pointermove', i * 20);
+      const during = window.board3d.viewMoving;
+      fire('pointerup', 120);
+      return during;
+    }, [c.x, c.y]);
+    await settled(page);
+    assert.ok(moving, 'the drag came while the camera moved');
+    assert.ok(changedShare(preset, await shot(page)) < 0.02, 'the slanted preset, framed as before');
     await page.close();
   });
 

@@ -945,6 +945,9 @@ export class App {
     const actions = [handOver, back].filter((b) => b !== null);
     this.strip.replaceChildren(...paragraphs, ...actions);
     this.strip.hidden = lines.length === 0 && actions.length === 0;
+    // The board's place on a phone held sideways follows the game, not the strip: behind each
+    // curtain the strip is empty, and the board had widened and narrowed at every hand-over.
+    this.strip.parentElement?.classList.toggle('with-strip', match !== null);
   }
 
   /** The curtain's card is what the next player must see, whole, wherever the last one had

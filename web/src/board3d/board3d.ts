@@ -149,8 +149,11 @@ export class Board3D {
   private readonly lostNotice: HTMLDivElement;
   private hoverAt: { x: number; y: number; dragging: boolean } | undefined;
   private hoverFrame = 0;
+  /** The camera is moving to a view's preset (`moveCamera`). */
+  private viewMoving = false;
   private readonly zoomHint: HTMLDivElement;
   private zoomHintTimer: ReturnType<typeof setTimeout> | undefined;
+  private zoomHintShown = false;
   private readonly cleanups: (() => void)[] = [];
 
   private pieces = new Map<string, PieceObject>();
@@ -714,6 +717,9 @@ export class Board3D {
    * and a quarter turn the board's corners.
    */
   private readonly refit = (spherical: Spherical): void => {
+    // The view buttons' move sets the camera at every frame until it ends: a drag meanwhile
+    // changes nothing, and must not change the framing the move is heading for.
+    if (this.viewMoving) return;
     const direction = new Vector3().setFromSphericalCoords(1, spherical.phi, spherical.theta);
     const framing = frame(direction, this.camera.fov, this.camera.aspect);
     const zoom = spherical.radius / this.fit;
@@ -745,9 +751,13 @@ export class Board3D {
     target.set(Math.min(x, Math.max(-x, target.x)), 0, Math.min(z, Math.max(-z, target.z)));
   };
 
-  /** A plain wheel turn scrolled the page: how to zoom instead, for a moment. */
-  private readonly showZoomHint = (): void => {
-    if (this.zoomHint.textContent === '') return;
+  /**
+   * A plain wheel turn went to the page: how to zoom instead, for a moment, the first time and
+   * whenever the turn did nothing (the page at its end), not at every scroll past the board.
+   */
+  private readonly showZoomHint = (stuck: boolean): void => {
+    if (this.zoomHint.textContent === '' || (this.zoomHintShown && !stuck)) return;
+    this.zoomHintShown = true;
     this.zoomHint.hidden = false;
     clearTimeout(this.zoomHintTimer);
     this.zoomHintTimer = setTimeout(() => (this.zoomHint.hidden = true), 1600);
@@ -790,6 +800,7 @@ export class Board3D {
     this.applyLimits();
     // The limit on looking down holds once the camera has come up from the top view.
     this.controls.minPolar = 0;
+    this.viewMoving = true;
     const endPhi = presetPolar(this.view, this.camera.aspect);
     const endTheta = azimuthOf(this.viewer);
     let dTheta = endTheta - start.theta;
@@ -802,7 +813,7 @@ export class Board3D {
         update: (t) => {
           const e = easeInOut(t);
           s.set(
-            start.radius + (this.fit - start.radius) * e,
+            start.radius + (framing.distance - start.radius) * e,
             start.phi + (endPhi - start.phi) * e,
             start.theta + dTheta * e,
           );
@@ -813,7 +824,11 @@ export class Board3D {
           this.camera.lookAt(this.controls.target);
           this.controls.update();
         },
-        done: () => this.applyLimits(),
+        done: () => {
+          this.viewMoving = false;
+          this.fit = framing.distance;
+          this.applyLimits();
+        },
       },
       performance.now(),
       instant,

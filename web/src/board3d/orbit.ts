@@ -40,10 +40,10 @@ export class Orbit {
    */
   onTurn: ((spherical: Spherical) => void) | undefined;
   /**
-   * Called for a wheel turn left to the page: the board is zoomed with Ctrl (or ⌘) held, and a
-   * plain wheel scrolls the page where it can.
+   * Called for a plain wheel turn, which is left to the page: the board zooms with Ctrl (or ⌘)
+   * held. `stuck`: the page cannot scroll that way either, so the turn did nothing.
    */
-  onWheelPassed: (() => void) | undefined;
+  onWheelPassed: ((stuck: boolean) => void) | undefined;
   /** Where a viewport point falls on the board (for zooming towards it); none off the board. */
   pointAt: ((clientX: number, clientY: number) => Vector3 | undefined) | undefined;
   /** Keeps the target where it may be at the camera's distance `radius` (moves it in place). */
@@ -174,21 +174,26 @@ export class Orbit {
       // Already released.
     }
     this.pinch = this.pointers.size === 2 ? this.spread() : 0;
+    // The finger left after a pinch moved with it: its jitter before it lifts turns nothing.
+    for (const p of this.pointers.values()) {
+      p.still = true;
+      p.startX = p.x;
+      p.startY = p.y;
+    }
   };
 
   private readonly wheel = (e: WheelEvent): void => {
     const lines = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
     const delta = Math.max(-400, Math.min(400, e.deltaY * lines));
-    // A plain wheel scrolls the page while the page can scroll that way: scrolling down past
-    // the board had zoomed it out, and back up, all the way in before the page moved. Ctrl (a
-    // trackpad's pinch comes with it) or ⌘ zooms, and so does any wheel where the page stays.
-    const zoomKey = e.ctrlKey || e.metaKey;
-    if (!zoomKey && pageScrolls(delta)) {
-      this.onWheelPassed?.();
+    // A plain wheel is the page's: scrolling down past the board had zoomed it out, and back up,
+    // all the way in before the page moved (and a trackpad's momentum at the page's end would
+    // still). Ctrl (a trackpad's pinch comes with it) or ⌘ zooms.
+    if (!(e.ctrlKey || e.metaKey)) {
+      this.onWheelPassed?.(!pageScrolls(delta));
       return;
     }
     // Ctrl with the wheel zooms the page itself unless it is taken here, limit or not.
-    if (zoomKey) e.preventDefault();
+    e.preventDefault();
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
     // At the limit there is nothing to zoom: the wheel is left to the browser.
     const atLimit =

@@ -69,8 +69,9 @@ export interface Board3DText {
    */
   lost?: string | undefined;
   /**
-   * Shown briefly over the board when a plain wheel turn scrolls the page rather than zooming
-   * (the board zooms with Ctrl or ⌘ held). Absent: nothing is shown.
+   * Shown briefly over the board when a plain wheel turn goes to the page rather than zooming
+   * (the board zooms with Ctrl or ⌘ held): the first time, and whenever the page could not
+   * scroll that way either. Absent: nothing is shown.
    */
   zoomHint?: string | undefined;
 }
