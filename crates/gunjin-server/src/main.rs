@@ -16,7 +16,7 @@ use gunjin_server::serve;
 use gunjin_server::web::{self, WebSource};
 
 const USAGE: &str = "usage: gunjin-server [--addr HOST:PORT] [--web-dir DIR] [--db FILE] \
-                     [--cpu-offer-after SECONDS] [--header-timeout SECONDS]";
+                     [--cpu-offer-after SECONDS] [--header-timeout SECONDS] [--behind-proxy]";
 
 /// How long a connection has to send a request's head (the default of `--header-timeout`).
 const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
@@ -30,6 +30,8 @@ struct Args {
     cpu_offer_after: Option<Duration>,
     /// How long a connection has to send a request's head before it is closed.
     header_timeout: Duration,
+    /// A reverse proxy in front sets `X-Forwarded-For`: clients are told apart by it.
+    behind_proxy: bool,
 }
 
 fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
@@ -38,6 +40,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
     let mut db = PathBuf::from("gunjin-rooms.sqlite3");
     let mut cpu_offer_after = None;
     let mut header_timeout = HEADER_TIMEOUT;
+    let mut behind_proxy = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--addr" => addr = args.next().ok_or("--addr needs HOST:PORT")?,
@@ -45,6 +48,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
             "--db" => db = PathBuf::from(args.next().ok_or("--db needs FILE")?),
             "--cpu-offer-after" => cpu_offer_after = Some(seconds(&arg, args.next())?),
             "--header-timeout" => header_timeout = seconds(&arg, args.next())?,
+            "--behind-proxy" => behind_proxy = true,
             "-h" | "--help" => return Err(USAGE.to_owned()),
             other => return Err(format!("unknown argument {other:?}\n{USAGE}")),
         }
@@ -56,6 +60,7 @@ fn parse_args(mut args: impl Iterator<Item = String>) -> Result<Args, String> {
         db,
         cpu_offer_after,
         header_timeout,
+        behind_proxy,
     })
 }
 
@@ -108,6 +113,7 @@ async fn main() -> ExitCode {
     if let Some(after) = args.cpu_offer_after {
         config.offer_after = after;
     }
+    config.trust_forwarded_for = args.behind_proxy;
     let rooms = match rooms::RoomsState::<rooms::Gunjin>::open(config) {
         Ok(r) => r,
         Err(e) => {
@@ -223,5 +229,11 @@ mod tests {
             Ok(Duration::from_secs(2))
         );
         assert!(parse(&["--header-timeout", "0"]).is_err());
+    }
+
+    #[test]
+    fn behind_a_proxy_only_when_told() {
+        assert_eq!(parse(&[]).map(|a| a.behind_proxy), Ok(false));
+        assert_eq!(parse(&["--behind-proxy"]).map(|a| a.behind_proxy), Ok(true));
     }
 }

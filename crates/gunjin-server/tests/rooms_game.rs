@@ -517,7 +517,10 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
     let dir = tempdir::Dir::new("rate");
     let mut config = test_config(&dir);
     config.rate_burst = 5;
-    config.rate_per_sec = 2;
+    // Slow enough that only a stall of a second inside a burst sent at once lets a refill
+    // through: the counts below hold on a loaded machine (an answer to each dropped message
+    // had given sixteen rate_limited answers here).
+    config.rate_per_sec = 1;
     let server = start(config, None).await;
     let (room, token) = create(server.addr).await;
     let mut c = Client::connect(server.addr, &room).await;
@@ -545,7 +548,7 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
         (4..=7).contains(&pongs),
         "{pongs} pongs (the hello took one of the five)"
     );
-    assert_eq!(limited, 1, "{limited} rate_limited answers");
+    assert!((1..=2).contains(&limited), "{limited} rate_limited answers");
     tokio::time::sleep(Duration::from_millis(1200)).await;
     c.send(json!({"t":"ping"})).await;
     assert_eq!(c.until("pong").await["t"], "pong");
@@ -565,8 +568,8 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
         answers(&c, from, "error", "bad_json"),
         answers(&c, from, "error", "rate_limited"),
     );
-    assert!((5..=7).contains(&bad), "{bad} bad_json answers");
-    assert_eq!(limited, 1, "{limited} rate_limited answers");
+    assert!((3..=6).contains(&bad), "{bad} bad_json answers");
+    assert!((1..=2).contains(&limited), "{limited} rate_limited answers");
 
     // A flood far past the queue's length: the connection stays, and answers once the rate falls.
     for _ in 0..3000 {

@@ -100,8 +100,12 @@ pub struct RoomsConfig {
     /// An IPv6 client counts by its /64.
     pub creations_per_address_per_min: u32,
     /// Loopback clients count only towards the server-wide limit: behind a reverse proxy on the
-    /// same machine every player comes from one loopback address.
+    /// same machine that does not say who its clients are, every player is one loopback address.
     pub exempt_loopback: bool,
+    /// The client's address is the last one in `X-Forwarded-For` (the one the proxy in front
+    /// saw) where the header is present. Only behind a proxy that sets it: anyone else could
+    /// name any address there.
+    pub trust_forwarded_for: bool,
 }
 
 impl RoomsConfig {
@@ -127,6 +131,7 @@ impl RoomsConfig {
             creations_per_sec: 10,
             creations_per_address_per_min: 20,
             exempt_loopback: true,
+            trust_forwarded_for: false,
         }
     }
 }
@@ -205,7 +210,7 @@ impl<G: RefereeGame> RoomsState<G> {
         let per_address = f64::from(config.creations_per_address_per_min);
         let now = std::time::Instant::now();
         let creations_by_address =
-            rate::PerAddress::new(per_address, per_address / 60.0, config.exempt_loopback);
+            rate::PerAddress::new(per_address, per_address / 60.0, config.exempt_loopback, now);
         let state = RoomsState {
             shared: Arc::new(Shared {
                 store,
@@ -330,21 +335,27 @@ impl<G: RefereeGame> RoomsState<G> {
     /// limit applies).
     fn allow_creation(&self, from: Option<IpAddr>) -> bool {
         let now = std::time::Instant::now();
-        if let Some(address) = from {
-            let mut limits = self
-                .shared
-                .creations_by_address
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            if !limits.take(address, now) {
-                return false;
-            }
+        // The address's allowance is asked first and spent last: a creation the server-wide
+        // limit refuses neither costs the client a token nor starts tracking its address. (The
+        // two locks are always taken in this order.)
+        let mut by_address = self
+            .shared
+            .creations_by_address
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if from.is_some_and(|address| !by_address.allows(address, now)) {
+            return false;
         }
-        self.shared
+        let server_wide = self
+            .shared
             .creations
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .take(now)
+            .take(now);
+        if server_wide && let Some(address) = from {
+            by_address.take(address, now);
+        }
+        server_wide
     }
 
     /// Creates a room; the creator holds the host seat. Returns the id and the host's token.

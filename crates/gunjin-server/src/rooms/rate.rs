@@ -42,31 +42,55 @@ impl TokenBucket {
         }
     }
 
-    /// Whether it has refilled to its cap (it remembers nothing a new bucket would not).
-    fn is_full(&mut self, now: Instant) -> bool {
+    /// Whether a token is there to take (the bucket refilled to now).
+    fn has_token(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        self.tokens >= 1.0
+    }
+
+    /// Whether it has refilled to its cap, remembering nothing a new bucket would not.
+    fn refilled_to_cap(&mut self, now: Instant) -> bool {
         self.refill(now);
         self.tokens >= self.cap
     }
 }
 
-/// One bucket per client address. Past `MAX_TRACKED` addresses the full buckets are forgotten.
+/// One bucket per client address, for at most `MAX_TRACKED` addresses. Past that, buckets that
+/// have refilled to their cap are forgotten (at most once a second: forgetting walks them all);
+/// if none has, new addresses share one overflow bucket, so the map, and the time a request
+/// spends under its lock, stay bounded whatever number of addresses a client holds.
 pub(crate) struct PerAddress {
     buckets: HashMap<IpAddr, TokenBucket>,
+    overflow: TokenBucket,
     cap: f64,
     per_sec: f64,
     exempt_loopback: bool,
+    last_pruned: Option<Instant>,
 }
 
 const MAX_TRACKED: usize = 10_000;
 
 impl PerAddress {
-    pub(crate) fn new(cap: f64, per_sec: f64, exempt_loopback: bool) -> PerAddress {
+    pub(crate) fn new(cap: f64, per_sec: f64, exempt_loopback: bool, now: Instant) -> PerAddress {
         PerAddress {
             buckets: HashMap::new(),
+            overflow: TokenBucket::new(cap, per_sec, now),
             cap,
             per_sec,
             exempt_loopback,
+            last_pruned: None,
         }
+    }
+
+    /// Whether `address` may take a token now, without taking it (nor starting to track it).
+    pub(crate) fn allows(&mut self, address: IpAddr, now: Instant) -> bool {
+        let Some(key) = key_of(address, self.exempt_loopback) else {
+            return true;
+        };
+        if let Some(bucket) = self.buckets.get_mut(&key) {
+            return bucket.has_token(now);
+        }
+        self.buckets.len() < MAX_TRACKED || self.overflow.has_token(now)
     }
 
     /// Takes a token from `address`'s bucket; true for an address not counted (loopback when
@@ -75,14 +99,31 @@ impl PerAddress {
         let Some(key) = key_of(address, self.exempt_loopback) else {
             return true;
         };
-        if self.buckets.len() >= MAX_TRACKED && !self.buckets.contains_key(&key) {
-            self.buckets.retain(|_, bucket| !bucket.is_full(now));
+        if let Some(bucket) = self.buckets.get_mut(&key) {
+            return bucket.take(now);
         }
-        let (cap, per_sec) = (self.cap, self.per_sec);
+        if self.buckets.len() >= MAX_TRACKED {
+            self.prune(now);
+        }
+        if self.buckets.len() >= MAX_TRACKED {
+            return self.overflow.take(now);
+        }
+        let mut bucket = TokenBucket::new(self.cap, self.per_sec, now);
+        let taken = bucket.take(now);
+        self.buckets.insert(key, bucket);
+        taken
+    }
+
+    fn prune(&mut self, now: Instant) {
+        if self
+            .last_pruned
+            .is_some_and(|at| now.saturating_duration_since(at).as_secs_f64() < 1.0)
+        {
+            return;
+        }
+        self.last_pruned = Some(now);
         self.buckets
-            .entry(key)
-            .or_insert_with(|| TokenBucket::new(cap, per_sec, now))
-            .take(now)
+            .retain(|_, bucket| !bucket.refilled_to_cap(now));
     }
 }
 
@@ -121,7 +162,7 @@ mod tests {
     #[test]
     fn each_address_has_its_own_allowance_and_ipv6_counts_by_its_64() {
         let t0 = Instant::now();
-        let mut limits = PerAddress::new(2.0, 0.1, true);
+        let mut limits = PerAddress::new(2.0, 0.1, true, t0);
         let a: IpAddr = "203.0.113.7".parse().unwrap();
         let b: IpAddr = "203.0.113.8".parse().unwrap();
         assert!(limits.take(a, t0) && limits.take(a, t0));
@@ -136,22 +177,51 @@ mod tests {
         assert!(limits.take("2001:db8:1:3::1".parse().unwrap(), t0));
         // Loopback is exempt here: a proxy on the same machine makes every player one address.
         assert!((0..10).all(|_| limits.take("127.0.0.1".parse().unwrap(), t0)));
-        let mut strict = PerAddress::new(1.0, 0.1, false);
+        let mut strict = PerAddress::new(1.0, 0.1, false, t0);
         assert!(strict.take("127.0.0.1".parse().unwrap(), t0));
         assert!(!strict.take("127.0.0.1".parse().unwrap(), t0));
     }
 
     #[test]
-    fn full_buckets_are_forgotten_once_many_addresses_are_tracked() {
+    fn asking_takes_nothing_and_tracks_nobody() {
         let t0 = Instant::now();
-        let mut limits = PerAddress::new(1.0, 1.0, false);
+        let mut limits = PerAddress::new(1.0, 0.1, false, t0);
+        let a: IpAddr = "203.0.113.7".parse().unwrap();
+        assert!(limits.allows(a, t0) && limits.allows(a, t0));
+        assert!(limits.buckets.is_empty());
+        assert!(limits.take(a, t0));
+        assert!(!limits.allows(a, t0));
+    }
+
+    fn fill(limits: &mut PerAddress, now: Instant) {
         for i in 0..MAX_TRACKED {
             let [_, b, c, d] = u32::try_from(i).unwrap().to_be_bytes();
-            assert!(limits.take(IpAddr::from([10, b, c, d]), t0));
+            assert!(limits.take(IpAddr::from([10, b, c, d]), now));
         }
         assert_eq!(limits.buckets.len(), MAX_TRACKED);
+    }
+
+    #[test]
+    fn full_buckets_are_forgotten_once_many_addresses_are_tracked() {
+        let t0 = Instant::now();
+        let mut limits = PerAddress::new(1.0, 1.0, false, t0);
+        fill(&mut limits, t0);
         // A second later every bucket has refilled: a new address makes room by dropping them.
         assert!(limits.take("198.51.100.1".parse().unwrap(), t0 + Duration::from_secs(1)));
         assert_eq!(limits.buckets.len(), 1);
+    }
+
+    #[test]
+    fn past_the_limit_new_addresses_share_one_bucket_and_the_map_stays_bounded() {
+        let t0 = Instant::now();
+        let mut limits = PerAddress::new(1.0, 0.1, false, t0);
+        fill(&mut limits, t0);
+        // Nothing has refilled: nothing can be forgotten, and the newcomers share the overflow.
+        let later = t0 + Duration::from_millis(500);
+        assert!(limits.allows("198.51.100.1".parse().unwrap(), later));
+        assert!(limits.take("198.51.100.1".parse().unwrap(), later));
+        assert!(!limits.take("198.51.100.2".parse().unwrap(), later));
+        assert!(!limits.allows("198.51.100.3".parse().unwrap(), later));
+        assert_eq!(limits.buckets.len(), MAX_TRACKED);
     }
 }

@@ -2,7 +2,7 @@
 //! plays through. Frames are checked (origin, size, rate) and parsed here, once; rooms only see
 //! typed messages.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -119,6 +119,29 @@ fn origin_allowed(config: &RoomsConfig, headers: &HeaderMap) -> bool {
     matches!((authority, host), (Some(a), Some(h)) if a.eq_ignore_ascii_case(h))
 }
 
+/// Who is asking: the peer, or behind a trusted proxy the last address of `X-Forwarded-For`
+/// (the one the proxy saw; earlier entries are the client's own say). `None` when neither is
+/// known (a router served without connect info): only the server-wide limits apply then.
+fn client_address(
+    config: &RoomsConfig,
+    headers: &HeaderMap,
+    peer: Option<IpAddr>,
+) -> Option<IpAddr> {
+    if config.trust_forwarded_for {
+        let last = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .map(str::trim)
+            .rfind(|v| !v.is_empty());
+        if let Some(address) = last.and_then(|v| v.parse::<IpAddr>().ok()) {
+            return Some(address);
+        }
+    }
+    peer
+}
+
 fn forbidden() -> Response {
     http_error(
         ErrorCode::ForbiddenOrigin,
@@ -129,8 +152,10 @@ fn forbidden() -> Response {
 async fn create<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
 ) -> Response {
-    let from = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    let from = client_address(state.config(), &headers, peer);
     match state.create_for(from).await {
         Ok((id, token)) => (
             StatusCode::CREATED,
@@ -385,5 +410,51 @@ async fn read_loop<G: RefereeGame>(
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(forwarded: &[&str]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for v in forwarded {
+            h.append("x-forwarded-for", v.parse().unwrap());
+        }
+        h
+    }
+
+    #[test]
+    fn the_forwarded_address_counts_only_behind_a_trusted_proxy() {
+        let peer: IpAddr = "10.0.0.2".parse().unwrap();
+        let mut config = RoomsConfig::new("unused.sqlite3");
+        let sent = headers(&["198.51.100.9, 203.0.113.5"]);
+        assert_eq!(client_address(&config, &sent, Some(peer)), Some(peer));
+        config.trust_forwarded_for = true;
+        // The last entry is the one the proxy saw; the first is whatever the client wrote.
+        assert_eq!(
+            client_address(&config, &sent, Some(peer)),
+            "203.0.113.5".parse().ok()
+        );
+        let two = headers(&["198.51.100.9", "2001:db8::7"]);
+        assert_eq!(
+            client_address(&config, &two, Some(peer)),
+            "2001:db8::7".parse().ok()
+        );
+        // Nothing usable there: the peer.
+        for bad in [&[][..], &["unknown"], &["203.0.113.5, "], &[" , "]] {
+            let expected = if bad == ["203.0.113.5, "] {
+                "203.0.113.5".parse().ok()
+            } else {
+                Some(peer)
+            };
+            assert_eq!(
+                client_address(&config, &headers(bad), Some(peer)),
+                expected,
+                "{bad:?}"
+            );
+        }
+        assert_eq!(client_address(&config, &headers(&[]), None), None);
     }
 }
