@@ -80,9 +80,9 @@ export async function startBrowser(extraArgs = []) {
  * Opens the page in a fresh context (empty storage), in `lang`, with the test hooks, the start
  * screen showing.
  */
-export async function openPage(browser, baseUrl, { lang = 'en', viewport = { width: 1280, height: 900 }, colorScheme = 'light' } = {}) {
+export async function openPage(browser, baseUrl, { lang = 'en', viewport = { width: 1280, height: 900 }, colorScheme = 'light', hasTouch = false } = {}) {
   // Reduced motion: the 3D board (where WebGL works) jumps to each new state instead of animating.
-  const context = await browser.browser.newContext({ viewport, locale: 'en-US', reducedMotion: 'reduce', colorScheme });
+  const context = await browser.browser.newContext({ viewport, locale: 'en-US', reducedMotion: 'reduce', colorScheme, hasTouch });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error('page error:', e));
   await page.goto(`${baseUrl}?e2e`);

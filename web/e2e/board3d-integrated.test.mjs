@@ -134,7 +134,7 @@ describe('the game page with its 3D board', () => {
     await spyOnBoard(page);
 
     // The main view: a named canvas with the view buttons; the button grid is a section below.
-    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it, Ctrl + wheel or pinch to zoom; click a piece, then its destination');
+    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it (two fingers on a touch screen), Ctrl + wheel or pinch to zoom; click a piece, then its destination');
     assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), 'Slanted view');
     assert.equal((await page.textContent('button[data-view=top]')).trim(), 'From above');
     assert.match(await page.textContent('.grid-heading'), /^Button board/);
@@ -445,6 +445,29 @@ describe('the game page with its 3D board', () => {
       }
       await page.close();
     }
+  });
+
+  it('scrolls the page under one finger on the board of a touch screen, and turns nothing', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 }, hasTouch: true });
+    await startLocalTurn(page, reveal);
+    assert.equal(await board3d(page), 'on');
+    await page.evaluate(() => document.querySelector('.board3d-bar').scrollIntoView({ block: 'start' }));
+    const top = await page.evaluate(() => window.scrollY);
+    const camera = () => page.evaluate(() => window.gunjinBoard3D.camera.position.toArray().map((v) => v.toFixed(5)).join(' '));
+    const before = await camera();
+    const box = await page.$eval('.board3d-canvas', (c) => c.getBoundingClientRect().toJSON());
+    const cdp = await page.context().newCDPSession(page);
+    const x = box.left + box.width / 2;
+    const y = box.top + box.height * 0.8;
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x, y }] });
+    for (let i = 1; i <= 10; i++) await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y: y - i * 25 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    await page.waitForFunction((t) => window.scrollY > t + 50, top, { timeout: 5000 });
+    await settled(page);
+    // The board moved up with the page, and only that: not turned, not tilted.
+    assert.equal(await camera(), before);
+    assert.equal(await phase(page), 'turn');
+    await page.close();
   });
 
   it('keeps the whole board in its frame when the player tilts it as steep as it goes or turns it a quarter', async () => {

@@ -477,6 +477,34 @@ describe('3D board', () => {
     await page.close();
   });
 
+  it('leaves one finger to the page and turns the board with two, picking nothing either way', async () => {
+    const page = await openBoard('reduced=1', 'no-preference', true);
+    await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));
+    const cdp = await page.context().newCDPSession(page);
+    const touch = (type, points) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: points.map(([x, y, id], i) => ({ x, y, id: id ?? i })) });
+    const before = await at(page, 'c3');
+    const c = await at(page, 'c4');
+    // One finger, up the board: nothing turns, and the board says how to turn it.
+    await touch('touchStart', [[c.x, c.y]]);
+    for (let i = 1; i <= 8; i++) await touch('touchMove', [[c.x, c.y - i * 15]]);
+    await touch('touchEnd', [[c.x, c.y - 120]]);
+    await settled(page);
+    const one = await at(page, 'c3');
+    assert.ok(Math.hypot(one.x - before.x, one.y - before.y) < 0.5, `one finger turned nothing: ${JSON.stringify([before, one])}`);
+    assert.deepEqual(await page.$eval('.board3d-hint', (el) => [el.hidden, el.textContent]), [false, 'Two fingers turn']);
+    // Two fingers moving together, sideways: the board turns.
+    await touch('touchStart', [[c.x - 30, c.y]]);
+    await touch('touchStart', [[c.x - 30, c.y], [c.x + 30, c.y]]);
+    for (let i = 1; i <= 8; i++) await touch('touchMove', [[c.x - 30 + i * 15, c.y], [c.x + 30 + i * 15, c.y]]);
+    await touch('touchEnd', [[c.x + 150, c.y, 1]]);
+    await touch('touchEnd', [[c.x + 90, c.y, 0]]);
+    await settled(page);
+    const two = await at(page, 'c3');
+    assert.ok(Math.hypot(two.x - before.x, two.y - before.y) > 20, `two fingers turned the board: ${JSON.stringify([before, two])}`);
+    assert.deepEqual(await clicks(page), []);
+    await page.close();
+  });
+
   it('a finger left on the glass after a pinch turns nothing as it lifts', async () => {
     const page = await openBoard('reduced=1', 'no-preference', true);
     await setState(page, state({ pieces: [{ square: 'c3', side: 'sente', label: 'Spy' }] }));

@@ -378,7 +378,7 @@ export class App {
   /** The 3D board's text in the current language: view buttons and the canvas's name. */
   board3dText(): Board3DText {
     const t = this.i18n;
-    return { diagonal: t.t('view3dDiagonal'), top: t.t('view3dTop'), board: t.t('board3dLabel'), lost: t.t('board3dLost'), zoomHint: t.t('board3dZoomHint') };
+    return { diagonal: t.t('view3dDiagonal'), top: t.t('view3dTop'), board: t.t('board3dLabel'), lost: t.t('board3dLost'), zoomHint: t.t('board3dZoomHint'), turnHint: t.t('board3dTurnHint') };
   }
 
   // ---- actions -------------------------------------------------------------------------------

@@ -151,9 +151,11 @@ export class Board3D {
   private hoverFrame = 0;
   /** The camera is moving to a view's preset (`moveCamera`). */
   private viewMoving = false;
-  private readonly zoomHint: HTMLDivElement;
-  private zoomHintTimer: ReturnType<typeof setTimeout> | undefined;
+  /** How to zoom or turn the board, over its middle for a moment (`flashHint`). */
+  private readonly hint: HTMLDivElement;
+  private hintTimer: ReturnType<typeof setTimeout> | undefined;
   private zoomHintShown = false;
+  private turnHintShown = false;
   private readonly cleanups: (() => void)[] = [];
 
   private pieces = new Map<string, PieceObject>();
@@ -222,7 +224,8 @@ export class Board3D {
       width: '100%',
       height: '100%',
       display: 'block',
-      touchAction: 'none',
+      // One finger scrolls the page (two turn and zoom the board: see `Orbit`).
+      touchAction: 'pan-x pan-y',
       cursor: 'grab',
     });
     if (getComputedStyle(container).position === 'static') container.style.position = 'relative';
@@ -234,12 +237,11 @@ export class Board3D {
     this.lostNotice.textContent = opts.text.lost ?? '';
     container.appendChild(this.lostNotice);
     // Seen, not said: the wheel is a sighted mouse user's, and the live region has enough to say.
-    this.zoomHint = document.createElement('div');
-    this.zoomHint.className = 'board3d-hint';
-    this.zoomHint.setAttribute('aria-hidden', 'true');
-    this.zoomHint.hidden = true;
-    this.zoomHint.textContent = opts.text.zoomHint ?? '';
-    container.appendChild(this.zoomHint);
+    this.hint = document.createElement('div');
+    this.hint.className = 'board3d-hint';
+    this.hint.setAttribute('aria-hidden', 'true');
+    this.hint.hidden = true;
+    container.appendChild(this.hint);
 
     const anisotropy = Math.min(8, this.renderer.capabilities.getMaxAnisotropy());
     this.scene.background = new Color('#2b2320');
@@ -277,6 +279,7 @@ export class Board3D {
     this.controls.maxPolar = MAX_POLAR;
     this.controls.onTurn = this.refit;
     this.controls.onWheelPassed = this.showZoomHint;
+    this.controls.onOneFingerDrag = this.showTurnHint;
     this.controls.pointAt = this.boardPointAt;
     this.controls.clampTarget = this.clampTarget;
 
@@ -481,7 +484,7 @@ export class Board3D {
     this.buttons.top.textContent = text.top;
     this.canvas.setAttribute('aria-label', text.board);
     this.lostNotice.textContent = text.lost ?? '';
-    this.zoomHint.textContent = text.zoomHint ?? '';
+    this.hint.hidden = true;
     this.kit.setLang(lang);
     for (const p of this.pieces.values()) p.refreshLabel(this.viewer);
     this.invalidate();
@@ -623,8 +626,8 @@ export class Board3D {
     this.renderer.forceContextLoss();
     this.canvas.remove();
     this.lostNotice.remove();
-    this.zoomHint.remove();
-    clearTimeout(this.zoomHintTimer);
+    this.hint.remove();
+    clearTimeout(this.hintTimer);
     this.buttonBar.remove();
     this.listeners.clear();
   }
@@ -756,12 +759,25 @@ export class Board3D {
    * whenever the turn did nothing (the page at its end), not at every scroll past the board.
    */
   private readonly showZoomHint = (stuck: boolean): void => {
-    if (this.zoomHint.textContent === '' || (this.zoomHintShown && !stuck)) return;
+    if (this.zoomHintShown && !stuck) return;
     this.zoomHintShown = true;
-    this.zoomHint.hidden = false;
-    clearTimeout(this.zoomHintTimer);
-    this.zoomHintTimer = setTimeout(() => (this.zoomHint.hidden = true), 1600);
+    this.flashHint(this.opts.text.zoomHint);
   };
+
+  /** One finger dragged on the board, which scrolls the page: the first time, how to turn it. */
+  private readonly showTurnHint = (): void => {
+    if (this.turnHintShown) return;
+    this.turnHintShown = true;
+    this.flashHint(this.opts.text.turnHint);
+  };
+
+  private flashHint(text: string | undefined): void {
+    if (text === undefined || text === '') return;
+    this.hint.textContent = text;
+    this.hint.hidden = false;
+    clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => (this.hint.hidden = true), 1600);
+  }
 
   private applyLimits(): void {
     this.controls.minDistance = this.fit * MIN_ZOOM;

@@ -1,5 +1,6 @@
 /**
- * A small orbit controller: one pointer drags the camera around the board, the wheel and a
+ * A small orbit controller: a mouse drags the camera around the board, and so do two fingers
+ * (one finger is the page's: it scrolls, or taps a square); the wheel with Ctrl or ⌘ and a
  * two-finger pinch move it nearer or farther, all within limits. Zooming in goes towards the
  * point under the pointer (or between the fingers), within `clampTarget`'s bounds; there is no
  * panning otherwise. Reports every camera change through `onChange` so the board can draw on
@@ -44,6 +45,11 @@ export class Orbit {
    * held. `stuck`: the page cannot scroll that way either, so the turn did nothing.
    */
   onWheelPassed: ((stuck: boolean) => void) | undefined;
+  /**
+   * Called when one finger drags on the board: the page scrolls (or stays), and the board does
+   * not turn; two fingers turn it.
+   */
+  onOneFingerDrag: (() => void) | undefined;
   /** Where a viewport point falls on the board (for zooming towards it); none off the board. */
   pointAt: ((clientX: number, clientY: number) => Vector3 | undefined) | undefined;
   /** Keeps the target where it may be at the camera's distance `radius` (moves it in place). */
@@ -69,8 +75,15 @@ export class Orbit {
     on('pointerdown', this.down);
     on('pointermove', this.move);
     on('pointerup', this.up);
-    on('pointercancel', this.up);
+    on('pointercancel', this.cancel);
     on('wheel', this.wheel, { passive: false });
+    // Two fingers are the board's: the browser neither scrolls nor zooms the page under them
+    // (one finger is left to it by the element's `touch-action`).
+    const twoFingers = (e: TouchEvent): void => {
+      if (e.touches.length > 1 && e.cancelable) e.preventDefault();
+    };
+    on('touchstart', twoFingers, { passive: false });
+    on('touchmove', twoFingers, { passive: false });
     on('contextmenu', (e) => e.preventDefault());
   }
 
@@ -153,17 +166,33 @@ export class Orbit {
     }
     const dx = e.clientX - last.x;
     const dy = e.clientY - last.y;
+    const before = this.middle();
     last.x = e.clientX;
     last.y = e.clientY;
     if (this.pointers.size === 1) {
-      this.rotate(dx, dy, e.pointerType);
+      // One finger scrolls the page: a swipe meant to reach the buttons below had tilted the
+      // board nearly flat, and a tap then landed on the piece in front of the one aimed at.
+      if (e.pointerType === 'touch') this.onOneFingerDrag?.();
+      else this.rotate(dx, dy, e.pointerType);
     } else if (this.pointers.size === 2) {
       const spread = this.spread();
-      const [a, b] = [...this.pointers.values()];
-      const middle = a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } : undefined;
+      const middle = this.middle();
       if (this.pinch > 0 && spread > 0) this.zoom(this.pinch / spread, middle);
       this.pinch = spread;
+      // The two fingers moving together turn the board as one finger on a mouse's drag would.
+      if (before && middle) this.rotate(middle.x - before.x, middle.y - before.y, e.pointerType);
     }
+  };
+
+  private middle(): { x: number; y: number } | undefined {
+    const [a, b] = [...this.pointers.values()];
+    return a && b ? { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 } : undefined;
+  }
+
+  /** The browser took the touch over (it scrolls the page): as a lift, and said like a drag. */
+  private readonly cancel = (e: PointerEvent): void => {
+    if (e.pointerType === 'touch' && this.pointers.size === 1 && this.pointers.has(e.pointerId)) this.onOneFingerDrag?.();
+    this.up(e);
   };
 
   private readonly up = (e: PointerEvent): void => {

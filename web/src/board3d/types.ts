@@ -74,6 +74,11 @@ export interface Board3DText {
    * scroll that way either. Absent: nothing is shown.
    */
   zoomHint?: string | undefined;
+  /**
+   * Shown briefly the first time one finger drags on the board, which scrolls the page: two
+   * fingers turn the board. Absent: nothing is shown.
+   */
+  turnHint?: string | undefined;
 }
 
 /** Options of {@link Board3D}'s constructor. */

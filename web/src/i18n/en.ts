@@ -145,11 +145,12 @@ export const en = {
 
   board: 'Board',
   gridLabel: 'Board as buttons: arrow keys move, Enter or Space presses',
-  board3dLabel: '3D board: drag to turn it, Ctrl + wheel or pinch to zoom; click a piece, then its destination',
+  board3dLabel: '3D board: drag to turn it (two fingers on a touch screen), Ctrl + wheel or pinch to zoom; click a piece, then its destination',
   view3dDiagonal: 'Slanted view',
   view3dTop: 'From above',
   gridHeading: 'Button board (the same game, square by square)',
   board3dUnavailable: 'This browser cannot show the 3D board (WebGL is unavailable); the button board below plays the whole game.',
+  board3dTurnHint: 'Turn the board with two fingers; one finger scrolls the page',
   board3dZoomHint: 'Hold Ctrl (⌘ on a Mac) and turn the wheel to zoom the board',
   board3dLost: 'The 3D board has stopped drawing (the browser reset its graphics). It usually comes back by itself in a moment; meanwhile the button board below plays the game.',
   cellEmpty: '{square}, empty',

@@ -147,11 +147,12 @@ export const ja: Catalogue = {
 
   board: '盤',
   gridLabel: 'ボタンの盤：矢印キーでマスを選び、Enter キーかスペースキーで押します',
-  board3dLabel: '3D の盤：ドラッグで回転、Ctrl＋ホイールやピンチで拡大縮小。駒を押してから行き先を押します',
+  board3dLabel: '3D の盤：ドラッグ（タッチ画面では 2 本指）で回転、Ctrl＋ホイールやピンチで拡大縮小。駒を押してから行き先を押します',
   view3dDiagonal: '斜めから',
   view3dTop: '真上から',
   gridHeading: 'ボタンで操作',
   board3dUnavailable: 'このブラウザでは 3D の盤を表示できません（WebGL が使えません）。下の「ボタンで操作」の欄だけで対局できます。',
+  board3dTurnHint: '盤を回すには 2 本の指で動かします（1 本の指ではページが動きます）',
   board3dZoomHint: 'Ctrl（Mac は ⌘）を押しながらホイールを回すと盤を拡大・縮小できます',
   board3dLost: '3D の盤の表示が止まりました（ブラウザがグラフィックスを初期化しました）。通常はまもなく自動で戻ります。その間は下の「ボタンで操作」の欄で対局を続けられます。',
   cellEmpty: '{square}、空き',

@@ -145,11 +145,12 @@ export const ko: Catalogue = {
 
   board: '게임판',
   gridLabel: '버튼 게임판: 방향키로 칸을 옮겨 다니고 Enter 키나 스페이스 키로 누릅니다',
-  board3dLabel: '3D 게임판: 드래그해서 돌리고, Ctrl+휠이나 두 손가락으로 확대·축소합니다. 말을 누른 다음 갈 칸을 누르세요',
+  board3dLabel: '3D 게임판: 드래그(터치 화면에서는 두 손가락)로 돌리고, Ctrl+휠이나 두 손가락으로 확대·축소합니다. 말을 누른 다음 갈 칸을 누르세요',
   view3dDiagonal: '비스듬히',
   view3dTop: '위에서',
   gridHeading: '버튼으로 조작',
   board3dUnavailable: '이 브라우저에서는 3D 게임판을 보여 줄 수 없습니다(WebGL을 쓸 수 없음). 아래 ‘버튼으로 조작’ 영역만으로 게임할 수 있습니다.',
+  board3dTurnHint: '게임판은 두 손가락으로 돌립니다(한 손가락은 페이지를 움직입니다)',
   board3dZoomHint: 'Ctrl(Mac은 ⌘)을 누른 채 휠을 돌리면 게임판을 확대·축소할 수 있습니다',
   board3dLost: '3D 게임판 표시가 멈췄습니다(브라우저가 그래픽을 초기화했습니다). 보통 곧 저절로 돌아옵니다. 그동안은 아래 ‘버튼으로 조작’ 영역에서 게임을 계속할 수 있습니다.',
   cellEmpty: '{square}, 빈칸',
