@@ -225,6 +225,29 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('offers the arrangement\'s confirm and, at the end, play again in a phone\'s strip, where the panel is screens below', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await page.click('.mode-button[data-mode="local"]');
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'setup');
+    const confirm = await page.$eval('[data-strip-action="confirm"]', (el) => ({ text: el.dataset.text, tab: el.tabIndex }));
+    assert.deepEqual(confirm, { text: (await page.textContent('.panel [data-focus-key="confirm"]')).trim(), tab: -1 });
+    await page.click('[data-strip-action="confirm"]');
+    assert.equal(await phase(page), 'setup-curtain');
+    await page.click('.curtain button');
+    await page.click('[data-strip-action="confirm"]');
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'turn');
+    // Nothing to confirm while playing.
+    assert.equal(await page.$('[data-strip-action="confirm"]'), null);
+    await page.click('[data-focus-key="resign"]');
+    assert.equal(await phase(page), 'over');
+    assert.equal(await page.$eval('[data-strip-action="play-again"]', (el) => el.dataset.text), (await page.textContent('.panel [data-focus-key="play-again"]')).trim());
+    await page.click('[data-strip-action="play-again"]');
+    assert.match(await phase(page), /^setup/);
+    await page.close();
+  });
+
   it('resigns with one press, reveals everything, then plays again or goes back to the modes', async () => {
     const page = await openPage(browser, server.url);
     await startLocalTurn(page);

@@ -292,12 +292,15 @@ describe('play a friend by URL', () => {
     await waitPhase(guest, ['over']);
     assert.match(await host.textContent('.result-text'), /Sente wins: Gote resigned/);
 
-    // Swap sides and play again: the host asks, the guest accepts; both arrange anew.
+    // Swap sides and play again: the host asks, the guest accepts; both arrange anew. (A
+    // phone's strip, beside or under the board, offers the same press and says the friend asked.)
+    assert.equal(await host.$eval('[data-strip-action="rematch"]', (el) => el.dataset.text), 'Swap sides and play again');
     await host.click('[data-focus-key="rematch"]');
     await host.waitForSelector('text=Waiting for your friend to accept');
     assert.equal(await host.$('text=not here to accept'), null, 'the friend is here');
     await guest.waitForSelector('text=Your friend wants to play again');
-    await guest.click('[data-focus-key="rematch"]');
+    assert.ok(await guest.$('.status-strip p[data-text^="Your friend wants to play again"]'), 'the strip says the friend asked');
+    await guest.evaluate(() => document.querySelector('[data-strip-action="rematch"]').click()); // (hidden on a wide screen)
     await waitPhase(host, ['setup']);
     await waitPhase(guest, ['setup']);
     assert.equal(await host.getAttribute('.grid', 'data-viewer'), 'gote');

@@ -25,7 +25,7 @@ import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, SetupDraftStore, type SetupDraft, type SetupEvent, type SetupState } from './state/setup';
-import { button, guardDoubleClicks, h, sideBadge } from './ui/dom';
+import { button, guardDoubleClicks, h, sideBadge, withBadge } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
 import { cueFor, heardOf, Sounds, type Heard } from './ui/sound';
@@ -94,23 +94,6 @@ function withIcon(icon: string, b: HTMLButtonElement): HTMLButtonElement {
   return b;
 }
 
-/** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
-function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
-  const at = text.indexOf(side);
-  if (at < 0) return [badge, ' ', text];
-  let before = text.slice(0, at);
-  let after = text.slice(at + side.length);
-  // The badge is already a framed name: brackets around it only look like stray spaces. They
-  // stay in the text, for a reader and a copy, but are not drawn.
-  const open = before.at(-1);
-  const close = after.at(0);
-  if ((open === '(' && close === ')') || (open === '（' && close === '）')) {
-    before = before.slice(0, -1);
-    after = after.slice(1);
-    return [before, h('span', { class: 'unseen-bracket', text: open }), badge, h('span', { class: 'unseen-bracket', text: close }), after];
-  }
-  return [before, badge, after];
-}
 
 /** Plies without a battle from which the count is news (the draw comes at 100). */
 const QUIET_NEWS = 80;
@@ -909,9 +892,9 @@ export class App {
         : match.phase.kind === 'setup'
           ? // What to do now, and how to finish: the panel saying so is a screen below the board.
             // After "play again" in mid-game, that the game left is kept comes before the hint.
-            [...texts('h2:not(.online-title)').slice(0, 1), ...orHint([...texts('[data-notice]'), ...texts('#set-aside-text')], 'setupStripHint'), ...trouble()]
+            [...texts('h2:not(.online-title)').slice(0, 1), ...orHint([...texts('[data-notice]'), ...texts('#set-aside-text')], 'setupStripHint'), ...trouble(), ...texts('[data-friend-news]')]
           : match.phase.kind === 'over'
-            ? texts('.result-verdict, .result-text')
+            ? [...texts('.result-verdict, .result-text'), ...texts('[data-friend-news]')]
             : [...texts('h2:not(.online-title)').slice(0, 1), ...trouble(), ...texts('[data-waiting]'), ...texts('[data-notice]'), ...texts('.reports li'), ...texts('[data-quiet-news]')];
     // Drawn from an attribute by CSS: the page's text holds each message once, so a search for
     // it (a player's find-in-page, a test) does not meet a second copy.
@@ -942,7 +925,24 @@ export class App {
           })
         : null;
     back?.addEventListener('click', aside?.restore ?? (() => {}));
-    const actions = [handOver, back].filter((b) => b !== null);
+    // The step that ends the arrangement, and what follows the game's end, are a screen or more
+    // below the board on a phone or a tablet (past the whole button board): the strip offers
+    // them too, as presses of the panel's own buttons.
+    const phase = match === null || match.viewer === null ? null : match.phase.kind;
+    const nextKeys = phase === 'over' ? ['play-again', 'rematch'] : phase === 'setup' ? ['confirm'] : [];
+    const panelButton = (key: string): HTMLButtonElement | null => this.panel.querySelector<HTMLButtonElement>(`[data-focus-key="${key}"]`);
+    const next = nextKeys.flatMap((key) => {
+      const b = panelButton(key);
+      if (b === null || b.disabled) return [];
+      const proxy = h('button', {
+        class: `btn strip-action${b.classList.contains('primary') ? ' primary' : ''}`,
+        attrs: { type: 'button', tabindex: '-1', 'data-text': b.textContent ?? '', 'data-strip-action': key },
+      });
+      // The panel's button of the moment is pressed: the panel may have been drawn again since.
+      proxy.addEventListener('click', () => panelButton(key)?.click());
+      return [proxy];
+    });
+    const actions = [handOver, back, ...next].filter((b) => b !== null);
     this.strip.replaceChildren(...paragraphs, ...actions);
     this.strip.hidden = lines.length === 0 && actions.length === 0;
     // The board's place on a phone held sideways follows the game, not the strip: behind each

@@ -260,6 +260,8 @@ export const en = {
   onlineFriendArranging: 'Your friend is still arranging.',
   onlineRearrange: 'Change my arrangement',
   onlineCpuNow: 'Play the CPU without waiting',
+  /** A heading with the side it is about after it, in brackets. */
+  titleWithSide: '{title} ({side})',
   onlineYourTurn: 'Your turn',
   onlineTheirTurn: 'Your friend’s turn',
   onlineTurnHint: 'Press one of your pieces, then the square it should go to.',

@@ -262,6 +262,7 @@ export const ja: Catalogue = {
   onlineFriendArranging: '友達はまだ駒を並べています。',
   onlineRearrange: '並べ直す',
   onlineCpuNow: '待たずに CPU と遊ぶ',
+  titleWithSide: '{title}（{side}）',
   onlineYourTurn: 'あなたの番です',
   onlineTheirTurn: '友達の番です',
   onlineTurnHint: '動かす自分の駒を押してから、行き先のマスを押してください。',

@@ -7,7 +7,7 @@ import type { PanelKit } from '../app';
 import type { Mode } from '../modes';
 import type { I18n, MessageKey } from '../i18n';
 import type { Match } from '../state/match';
-import { button, h, sideBadge } from '../ui/dom';
+import { button, h, sideBadge, withBadge } from '../ui/dom';
 import type { RoomState } from './client';
 import type { OnlineMatch } from './match';
 
@@ -214,6 +214,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   };
   const footer = h('div', { class: 'game-buttons' }, button(t.t('chooseModeAgain'), leave, { key: 'choose-mode' }));
   const msg = (text: string, tone = ''): Node => h('p', { class: `online-message ${tone}`.trim(), text, attrs: { 'data-online-message': '' } });
+  // News of the friend the strip under (or beside) the board carries too, on a phone.
+  const friendNews = (text: string): Node => h('p', { class: 'online-message', text, attrs: { 'data-online-message': '', 'data-friend-news': '' } });
 
   switch (stage.kind) {
     case 'creating':
@@ -313,7 +315,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           kit.notice(),
           refused,
           kit.setupTools(match, p.setup),
-          s.opponentReady ? msg(t.t('onlineFriendReady')) : null,
+          s.opponentReady ? friendNews(t.t('onlineFriendReady')) : null,
           // Once the friend has confirmed, confirming starts the game: no waiting to announce.
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
             if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineConfirmFailed' : 'onlineNotConnected'), 'warn');
@@ -347,8 +349,13 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       const p = match.phase;
       const mine = s.view?.to_move === s.side;
       const title = mine ? (p.kind === 'turn' ? 'onlineYourTurn' : 'onlineSending') : 'onlineTheirTurn';
+      // Whose move, under the badge of the side to move, as the other modes write it ("your
+      // move (sente)"): the badge before the words had read "sente your turn" in the strip.
+      const mover = mine ? s.side : s.side === 'sente' ? 'gote' : 'sente';
+      const moverName = t.side(mover);
+      const heading = t.t('titleWithSide', { title: t.t(title), side: moverName });
       out.push(
-        h('h2', {}, badge, ' ', t.t(title)),
+        h('h2', {}, ...withBadge(heading, moverName, sideBadge(mover, moverName))),
         // A friend who is away is not thinking: the line on who is here says the game waits.
         mine || s.opponent !== 'away' ? h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }) : null,
         kit.notice(),
@@ -374,7 +381,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
         kit.reports(match.reports),
       );
       if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
-      if (s.rematch.opponent && !s.rematch.you) out.push(msg(t.t('onlineRematchAsked')));
+      if (s.rematch.opponent && !s.rematch.you) out.push(friendNews(t.t('onlineRematchAsked')));
       if (s.rematch.you) {
         out.push(msg(t.t('onlineRematchSent')));
         // Nobody is there to accept: say so, and where the way out is.

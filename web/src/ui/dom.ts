@@ -39,6 +39,24 @@ export function sideBadge(side: 'sente' | 'gote', name: string): HTMLSpanElement
   return h('span', { class: `side-badge side-${side}`, text: name });
 }
 
+/** A heading's text with the side badge in place of the side's name ("[先手]の番", not "先手 先手の番"). */
+export function withBadge(text: string, side: string, badge: Node): (string | Node)[] {
+  const at = text.indexOf(side);
+  if (at < 0) return [badge, ' ', text];
+  let before = text.slice(0, at);
+  let after = text.slice(at + side.length);
+  // The badge is already a framed name: brackets around it only look like stray spaces. They
+  // stay in the text, for a reader and a copy, but are not drawn.
+  const open = before.at(-1);
+  const close = after.at(0);
+  if ((open === '(' && close === ')') || (open === '（' && close === '）')) {
+    before = before.slice(0, -1);
+    after = after.slice(1);
+    return [before, h('span', { class: 'unseen-bracket', text: open }), badge, h('span', { class: 'unseen-bracket', text: close }), after];
+  }
+  return [before, badge, after];
+}
+
 /**
  * Drops the later clicks of a double click that land on another control than the first one did.
  * A press redraws the panel, and its second click met whatever slid under the pointer: a double
