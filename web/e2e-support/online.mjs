@@ -117,11 +117,11 @@ export async function openOnlinePage(browser, url, { lang = 'en', colorScheme = 
   return page;
 }
 
-export const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+export const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 
-/** Waits until the page's phase is one of `kinds`. */
+/** Waits until the page's phase is one of `kinds` (a page still loading, after a reload, has no hooks yet). */
 export async function waitPhase(page, kinds, timeout = 20_000) {
-  await page.waitForFunction((ks) => ks.includes(window.gunjinTest.phase()), kinds, { timeout, polling: 50 });
+  await page.waitForFunction((ks) => ks.includes(window.gunjinTest?.phase()), kinds, { timeout, polling: 50 });
 }
 
 /** "Play a friend": creates a room; returns the URL the page offers to send. */

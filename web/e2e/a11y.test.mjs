@@ -67,7 +67,7 @@ async function assertScheme(page, colorScheme) {
   else assert.ok(ground > 0.8 && words < 0.2, `light page: ground ${ground}, words ${words}`);
 }
 
-const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 
 /** Plays the last legal move the page offers, by clicks on the grid. */
 async function playOne(page) {
@@ -78,7 +78,7 @@ async function playOne(page) {
   await page.click(`.cell[data-square="${to}"]`);
 }
 
-const waitTurn = (page) => page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+const waitTurn = (page) => page.waitForFunction(() => window.gunjinTest?.phase() === 'turn', null, { timeout: 30_000 });
 
 /** A game against the beginner, the dealt arrangement confirmed, `moves` moves each played. */
 async function cpuGameAfter(page, moves) {
@@ -140,7 +140,7 @@ for (const colorScheme of ['light', 'dark']) describe(`accessibility (axe-core),
     await page.click('[data-focus-key="resume"]');
     await waitTurn(page);
     await page.click('[data-focus-key="resign"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'over');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'over');
     await assertClean(page, 'the end of a CPU game, every piece shown');
     await page.click('[data-focus-key="review-first"]');
     await page.click('[data-focus-key="review-forward"]');

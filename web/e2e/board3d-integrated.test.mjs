@@ -24,7 +24,7 @@ const isWood = ([r, g, b]) => r > 150 && r > g && g > b && r - b > 50;
 const isWater = ([r, g, b]) => b > r + 30 && b > 100;
 const isVermilion = ([r, g, b]) => r > 120 && r > g + 60 && r > b + 60;
 
-const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 const settled = (page) => page.evaluate(() => window.gunjinBoard3D.settled());
 const shot = paintedShot;
 
@@ -98,7 +98,7 @@ async function spyOnBoard(page) {
     const setState = board.setState.bind(board);
     window.boardStates = [];
     board.setState = (state) => {
-      window.boardStates.push({ phase: window.gunjinTest.phase(), state: JSON.parse(JSON.stringify(state)) });
+      window.boardStates.push({ phase: window.gunjinTest?.phase(), state: JSON.parse(JSON.stringify(state)) });
       setState(state);
     };
   });
@@ -204,7 +204,7 @@ describe('the game page with its 3D board', () => {
       }
       const target = await at(page, to);
       await page.mouse.click(target.x, target.y);
-      await page.waitForFunction(() => window.gunjinTest.phase() !== 'turn');
+      await page.waitForFunction(() => window.gunjinTest?.phase() !== 'turn');
       assert.equal(await phase(page), 'moved', `${from}→${to} played from the 3D board`);
       // Now empty, the square's point is its centre on the board; before, it was the middle of
       // the piece, where a piece of the same colour standing behind may show once it has left.
@@ -285,11 +285,11 @@ describe('the game page with its 3D board', () => {
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
     await page.click('.mode-button[data-mode="cpu-beginner"]');
     await page.click('[data-focus-key="confirm"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn');
     const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
     await page.click(`.cell[data-square="${from}"]`);
     await page.click(`.cell[data-square="${to}"]`);
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn');
     await page.click('[data-focus-key="resign"]');
     assert.equal(await phase(page), 'over');
     const inView = (selector) =>
@@ -329,7 +329,7 @@ describe('the game page with its 3D board', () => {
     // With the keys: the focus is where the player can see it.
     await page.focus('[data-focus-key="confirm"]');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn');
     await page.waitForFunction(() => document.activeElement?.classList.contains('cell'));
     assert.equal(await focusedInView(), true);
     await page.close();

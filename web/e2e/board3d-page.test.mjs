@@ -23,7 +23,7 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 /** A square's point on the 3D board, scrolled into view first (the page moves focus around). */
 async function at(page, square) {
   await page.evaluate(() => {
@@ -75,7 +75,7 @@ describe('game page with the 3D board', () => {
     assert.ok(picked, `the click picked ${from} (the grid shows it too)`);
     const target = await at(page, to);
     await page.mouse.click(target.x, target.y);
-    await page.waitForFunction(() => window.gunjinTest.phase() !== 'turn');
+    await page.waitForFunction(() => window.gunjinTest?.phase() !== 'turn');
     assert.equal(await phase(page), 'moved', 'the click on the 3D board played the move');
     await at(page, from);
     await page.evaluate(() => window.board3d.settled());

@@ -17,11 +17,11 @@ after(async () => {
   await server?.stop();
 });
 
-const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 
 /** Waits until the CPU has answered: the human's turn again, or the end. */
 async function waitForHuman(page) {
-  await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest.phase()), null, { timeout: 30_000 });
+  await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest?.phase()), null, { timeout: 30_000 });
   return phase(page);
 }
 

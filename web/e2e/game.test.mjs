@@ -37,7 +37,7 @@ async function ownArrangement(page) {
   });
 }
 
-const phase = (page) => page.evaluate(() => window.gunjinTest.phase());
+const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 
 async function startLocal(page) {
   await page.click('.mode-button[data-mode="local"]');
@@ -684,9 +684,9 @@ describe('setup', () => {
     await page.click('[data-focus-key="rearrange"]');
     const confirmed = await ownArrangement(page);
     await page.click('[data-focus-key="confirm"]');
-    await page.waitForFunction(() => ['turn', 'waiting'].includes(window.gunjinTest.phase()));
+    await page.waitForFunction(() => ['turn', 'waiting'].includes(window.gunjinTest?.phase()));
     await page.click('[data-focus-key="play-again"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'setup');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'setup');
     await page.click('[data-focus-key="rearrange"]');
     await page.click('[data-focus-key="previous"]');
     assert.deepEqual(await ownArrangement(page), confirmed);
@@ -813,7 +813,7 @@ describe('panel and page', () => {
     await page.waitForSelector('.mode-button');
     await page.click('.mode-button[data-mode="cpu-beginner"]');
     await page.click('[data-focus-key="confirm"]');
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn');
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn');
     assert.deepEqual(errors, []);
     await context.close();
   });

@@ -38,7 +38,7 @@ async function startBeginnerGame(page) {
   await page.click('.mode-button[data-mode="cpu-beginner"]');
   await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
   await page.click('[data-focus-key="confirm"]');
-  await page.waitForFunction(() => window.gunjinTest.phase() === 'turn', null, { timeout: 30_000 });
+  await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn', null, { timeout: 30_000 });
 }
 
 describe('serving the page', () => {
@@ -185,7 +185,7 @@ describe('the page under its content security policy', () => {
     const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
     await page.click(`.cell[data-square="${from}"]`);
     await page.click(`.cell[data-square="${to}"]`);
-    await page.waitForFunction(() => window.gunjinTest.phase() === 'turn' && document.querySelectorAll('.log li').length >= 2, null, {
+    await page.waitForFunction(() => window.gunjinTest?.phase() === 'turn' && document.querySelectorAll('.log li').length >= 2, null, {
       timeout: 30_000,
     });
     // A room page opened offline still opens the page (the room itself needs the server).
@@ -258,7 +258,7 @@ describe('the page under its content security policy', () => {
       await page.click(`.cell[data-square="${from}"]`);
       await page.click(`.cell[data-square="${to}"]`);
       // The CPU answers from its Web Worker, which runs the engine's wasm.
-      await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest.phase()), null, { timeout: 30_000 });
+      await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest?.phase()), null, { timeout: 30_000 });
     }
     assert.ok((await page.$$eval('.log li', (items) => items.length)) >= 4, 'both sides moved');
     await page.click('[data-focus-key="open-help"]');
