@@ -903,28 +903,27 @@ export class App {
     // below the board. The strip's copy is for a finger only (the strip is hidden from the
     // reading and out of the Tab order; the panel's button serves the keyboard).
     // (A friend room's 'moved' is its wait for the friend: nothing to hand over there.)
+    // A strip button is for a finger only: out of the Tab order, its label drawn from an attribute.
+    const stripAction = (key: string, text: string, primary: boolean, onClick: () => void): HTMLButtonElement => {
+      const b = h('button', {
+        class: `btn strip-action${primary ? ' primary' : ''}`,
+        attrs: { type: 'button', tabindex: '-1', 'data-text': text, 'data-strip-action': key },
+      });
+      b.addEventListener('click', onClick);
+      return b;
+    };
     const handOver =
       match !== null && match.phase.kind === 'moved' && this.mode?.id === 'local'
-        ? h('button', {
-            class: 'btn primary strip-action',
-            attrs: { type: 'button', tabindex: '-1', 'data-text': this.i18n.t('handOver'), 'data-strip-action': 'hand-over' },
+        ? stripAction('hand-over', this.i18n.t('handOver'), true, () => {
+            match.handOver();
+            this.update();
           })
         : null;
-    if (handOver !== null && match !== null) {
-      handOver.addEventListener('click', () => {
-        match.handOver();
-        this.update();
-      });
-    }
     const aside = this.setAside;
     const back =
       aside !== null && match === aside.match && match.phase.kind === 'setup'
-        ? h('button', {
-            class: 'btn strip-action',
-            attrs: { type: 'button', tabindex: '-1', 'data-text': this.i18n.t('setAsideBack'), 'data-strip-action': 'set-aside-back' },
-          })
+        ? stripAction('set-aside-back', this.i18n.t('setAsideBack'), false, aside.restore)
         : null;
-    back?.addEventListener('click', aside?.restore ?? (() => {}));
     // The step that ends the arrangement, and what follows the game's end, are a screen or more
     // below the board on a phone or a tablet (past the whole button board): the strip offers
     // them too, as presses of the panel's own buttons.
@@ -934,13 +933,8 @@ export class App {
     const next = nextKeys.flatMap((key) => {
       const b = panelButton(key);
       if (b === null || b.disabled) return [];
-      const proxy = h('button', {
-        class: `btn strip-action${b.classList.contains('primary') ? ' primary' : ''}`,
-        attrs: { type: 'button', tabindex: '-1', 'data-text': b.textContent ?? '', 'data-strip-action': key },
-      });
       // The panel's button of the moment is pressed: the panel may have been drawn again since.
-      proxy.addEventListener('click', () => panelButton(key)?.click());
-      return [proxy];
+      return [stripAction(key, b.textContent ?? '', b.classList.contains('primary'), () => panelButton(key)?.click())];
     });
     const actions = [handOver, back, ...next].filter((b) => b !== null);
     this.strip.replaceChildren(...paragraphs, ...actions);

@@ -548,16 +548,20 @@ export class Board3D {
     };
   }
 
+  /** Points the raycaster from the camera through a viewport point; false on a canvas with no size. */
+  private aim(clientX: number, clientY: number): boolean {
+    const rect = this.canvas.getBoundingClientRect();
+    if (rect.width === 0 || rect.height === 0) return false;
+    const ndc = new Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
+    this.camera.updateMatrixWorld();
+    this.raycaster.setFromCamera(ndc, this.camera);
+    return true;
+  }
+
   /** The square under a viewport point, as a click there would report it. */
   squareAt(clientX: number, clientY: number): string | undefined {
-    const rect = this.canvas.getBoundingClientRect();
-    if (rect.width === 0 || rect.height === 0) return undefined;
-    const ndc = new Vector2(
-      ((clientX - rect.left) / rect.width) * 2 - 1,
-      -((clientY - rect.top) / rect.height) * 2 + 1,
-    );
+    if (!this.aim(clientX, clientY)) return undefined;
     this.scene.updateMatrixWorld(true);
-    this.raycaster.setFromCamera(ndc, this.camera);
     // A green dot is drawn over whatever stands in front of it: where one shows, it is picked.
     const dot = this.raycaster.intersectObjects(this.markers.moveDots(), false)[0];
     if (dot) return dot.object.userData.square as string;
@@ -735,10 +739,7 @@ export class Board3D {
 
   /** Where a viewport point falls on the board's plane; none where the ray misses it. */
   private readonly boardPointAt = (clientX: number, clientY: number): Vector3 | undefined => {
-    const rect = this.canvas.getBoundingClientRect();
-    if (rect.width === 0 || rect.height === 0) return undefined;
-    const ndc = new Vector2(((clientX - rect.left) / rect.width) * 2 - 1, -((clientY - rect.top) / rect.height) * 2 + 1);
-    this.raycaster.setFromCamera(ndc, this.camera);
+    if (!this.aim(clientX, clientY)) return undefined;
     return this.raycaster.ray.intersectPlane(BOARD_PLANE, new Vector3()) ?? undefined;
   };
 

@@ -9,8 +9,8 @@
 import { type PerspectiveCamera, Spherical, Vector3 } from 'three';
 
 /** Pointer travel (CSS px) beyond which a press is a drag, not a click. */
-export const TAP_SLOP_MOUSE = 6;
-export const TAP_SLOP_TOUCH = 12;
+const TAP_SLOP_MOUSE = 6;
+const TAP_SLOP_TOUCH = 12;
 
 export function tapSlop(pointerType: string): number {
   return pointerType === 'mouse' ? TAP_SLOP_MOUSE : TAP_SLOP_TOUCH;
@@ -221,14 +221,10 @@ export class Orbit {
       this.onWheelPassed?.(!pageScrolls(delta));
       return;
     }
-    // Ctrl with the wheel zooms the page itself unless it is taken here, limit or not.
+    // Ctrl with the wheel zooms the page itself unless it is taken here, limit or not (at a
+    // limit, `zoom` clamps the distance and nothing moves).
     e.preventDefault();
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
-    // At the limit there is nothing to zoom: the wheel is left to the browser.
-    const atLimit =
-      delta > 0 ? this.spherical.radius >= this.maxDistance - 1e-6 : delta < 0 ? this.spherical.radius <= this.minDistance + 1e-6 : true;
-    if (atLimit) return;
-    e.preventDefault();
     this.zoom(Math.pow(0.95, -delta * 0.01), { x: e.clientX, y: e.clientY });
   };
 }
