@@ -744,6 +744,55 @@ async fn the_servers_own_accept_loop_tells_the_rooms_each_clients_address() {
 }
 
 #[tokio::test]
+async fn one_address_asking_for_missing_rooms_is_refused_before_the_database() {
+    let dir = tempdir::Dir::new("lookup-misses");
+    let mut config = test_config(&dir);
+    config.lookup_misses_per_address_per_min = 3;
+    config.exempt_loopback = false;
+    let server = start(config, None).await;
+    let addr = server.addr;
+    let (room, host_token) = create(addr).await;
+    let missing = format!("/api/rooms/{}", "A".repeat(22));
+    let one: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let other: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    for path in [missing.clone(), format!("{missing}/join"), missing.clone()] {
+        let method = if path.ends_with("/join") {
+            "POST"
+        } else {
+            "GET"
+        };
+        let (status, body) = http_from(one, addr, method, &path).await;
+        assert_eq!(
+            (status, body["error"]["code"].as_str()),
+            (404, Some("no_room"))
+        );
+    }
+    let (status, body) = http_from(one, addr, "GET", &missing).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (429, Some("rate_limited"))
+    );
+    let head = http_head(addr, "GET", &missing).await;
+    assert!(head.starts_with("http/1.1 429"), "{head}");
+    assert!(head.contains("retry-after: 20"), "{head}");
+    // The same client's socket is refused too, before any lookup.
+    let mut c = Client::connect(addr, &"A".repeat(22)).await;
+    c.hello("x".repeat(43).as_str(), 0).await;
+    c.expect_error("rate_limited").await;
+    // A live room still answers that client, and other clients still learn a room is missing.
+    let (status, body) = http_from(one, addr, "GET", &format!("/api/rooms/{room}")).await;
+    assert_eq!((status, body["state"].as_str()), (200, Some("open")));
+    let mut host = Client::connect(addr, &room).await;
+    host.hello(&host_token, 0).await;
+    host.until("presence").await;
+    let (status, body) = http_from(other, addr, "GET", &missing).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (404, Some("no_room"))
+    );
+}
+
+#[tokio::test]
 async fn loopback_clients_share_only_the_server_wide_limit_by_default() {
     let dir = tempdir::Dir::new("creations-loopback");
     let mut config = test_config(&dir);

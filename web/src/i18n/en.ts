@@ -220,7 +220,7 @@ export const en = {
   onlineMissing: 'There is no such room. It may have expired: rooms last at most 24 hours, or 30 minutes with nobody in them.',
   onlineUnreachable: 'The server could not be reached. Check the connection and try again.',
   onlineFailed: 'The server could not do that just now ({code}). Try again.',
-  onlineBusy: 'Many rooms are being created right now. Wait a moment and try again.',
+  onlineBusy: 'The server is getting too many requests for rooms right now. Wait a minute and try again.',
   onlineRetry: 'Try again',
   onlineShareTitle: 'Send this URL to your friend',
   onlineUrlLabel: 'Room URL',

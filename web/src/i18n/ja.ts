@@ -222,7 +222,7 @@ export const ja: Catalogue = {
   onlineMissing: 'このルームは見つかりません。期限が切れたのかもしれません（ルームは作成から 24 時間たつか、誰もいない状態が 30 分続くと消えます）。',
   onlineUnreachable: 'サーバーに接続できませんでした。通信環境を確かめて、もう一度試してください。',
   onlineFailed: 'サーバーで処理できませんでした（{code}）。もう一度試してください。',
-  onlineBusy: 'いまルームの作成が混み合っています。少し待ってからもう一度試してください。',
+  onlineBusy: 'いまルームへの要求が混み合っています。1分ほど待ってからもう一度試してください。',
   onlineRetry: 'もう一度試す',
   onlineShareTitle: 'この URL を友達に送ってください',
   onlineUrlLabel: 'ルームの URL',

@@ -220,7 +220,7 @@ export const ko: Catalogue = {
   onlineMissing: '방을 찾을 수 없습니다. 만료되었을 수 있습니다(방은 최대 24시간, 아무도 없으면 30분 동안 유지됩니다).',
   onlineUnreachable: '서버에 연결할 수 없습니다. 연결 상태를 확인하고 다시 시도해 주세요.',
   onlineFailed: '서버가 지금 처리하지 못했습니다({code}). 다시 시도해 주세요.',
-  onlineBusy: '지금 방 만들기 요청이 몰리고 있습니다. 잠시 후 다시 시도해 주세요.',
+  onlineBusy: '지금 방 요청이 몰리고 있습니다. 1분쯤 기다린 뒤 다시 시도해 주세요.',
   onlineRetry: '다시 시도',
   onlineShareTitle: '이 URL을 친구에게 보내세요',
   onlineUrlLabel: '방 URL',

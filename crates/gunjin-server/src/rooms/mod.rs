@@ -99,6 +99,11 @@ pub struct RoomsConfig {
     /// `rate_limited`, so that one client cannot spend the server-wide allowance of everyone.
     /// An IPv6 client counts by its /64.
     pub creations_per_address_per_min: u32,
+    /// Lookups of rooms that do not exist (info, join, hello) allowed per minute from one client
+    /// address (bursts of as many); more get `rate_limited` before the database is asked. A
+    /// player mistypes a link now and then; a script asking for thousands would otherwise queue
+    /// its lookups ahead of every room's writes on the one storage thread.
+    pub lookup_misses_per_address_per_min: u32,
     /// Loopback clients count only towards the server-wide limit: behind a reverse proxy on the
     /// same machine that does not say who its clients are, every player is one loopback address.
     pub exempt_loopback: bool,
@@ -130,6 +135,7 @@ impl RoomsConfig {
             silence_limit: Duration::from_secs(60),
             creations_per_sec: 10,
             creations_per_address_per_min: 20,
+            lookup_misses_per_address_per_min: 60,
             exempt_loopback: true,
             trust_forwarded_for: false,
         }
@@ -153,6 +159,8 @@ pub(crate) struct Shared<G: RefereeGame> {
     creations: Mutex<rate::TokenBucket>,
     /// Creation allowance of each client address.
     creations_by_address: Mutex<rate::PerAddress>,
+    /// Allowance of each client address for looking up rooms that do not exist.
+    misses_by_address: Mutex<rate::PerAddress>,
     /// Set when the server stops; every connection holds a receiver until it has closed.
     going_away: watch::Sender<bool>,
 }
@@ -211,6 +219,9 @@ impl<G: RefereeGame> RoomsState<G> {
         let now = std::time::Instant::now();
         let creations_by_address =
             rate::PerAddress::new(per_address, per_address / 60.0, config.exempt_loopback, now);
+        let misses = f64::from(config.lookup_misses_per_address_per_min);
+        let misses_by_address =
+            rate::PerAddress::new(misses, misses / 60.0, config.exempt_loopback, now);
         let state = RoomsState {
             shared: Arc::new(Shared {
                 store,
@@ -220,6 +231,7 @@ impl<G: RefereeGame> RoomsState<G> {
                 next_conn: AtomicU64::new(1),
                 creations: Mutex::new(rate::TokenBucket::new(per_sec * 10.0, per_sec, now)),
                 creations_by_address: Mutex::new(creations_by_address),
+                misses_by_address: Mutex::new(misses_by_address),
                 going_away: watch::Sender::new(false),
             }),
         };
@@ -408,8 +420,13 @@ impl<G: RefereeGame> RoomsState<G> {
         (tx, true)
     }
 
-    /// The queue of a room, loading it from the database if it is not live.
-    pub(crate) async fn room(&self, id: &RoomId) -> Result<mpsc::Sender<Cmd<G>>, RoomError> {
+    /// The queue of a room, loading it from the database if it is not live. A client at `from`
+    /// that has asked for too many rooms that do not exist is refused before the database is.
+    pub(crate) async fn room(
+        &self,
+        id: &RoomId,
+        from: Option<IpAddr>,
+    ) -> Result<mpsc::Sender<Cmd<G>>, RoomError> {
         if let Some(tx) = self.shared.rooms().get(id) {
             // A closed queue means the room's task is gone (it cannot panic by design, but if it
             // ever did, the room is reloaded from the database rather than lost).
@@ -417,6 +434,27 @@ impl<G: RefereeGame> RoomsState<G> {
                 return Ok(tx.clone());
             }
         }
+        let misses = || {
+            self.shared
+                .misses_by_address
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        let now = std::time::Instant::now();
+        if let Some(address) = from
+            && !misses().allows(address, now)
+        {
+            return Err(RoomError(ErrorCode::RateLimited));
+        }
+        let loaded = self.load(id).await;
+        if let (Err(RoomError(ErrorCode::NoRoom)), Some(address)) = (&loaded, from) {
+            misses().take(address, now);
+        }
+        loaded
+    }
+
+    /// Loads a room that is not live from the database and starts it.
+    async fn load(&self, id: &RoomId) -> Result<mpsc::Sender<Cmd<G>>, RoomError> {
         let stored = self
             .shared
             .store
@@ -457,7 +495,15 @@ impl<G: RefereeGame> RoomsState<G> {
     /// # Errors
     /// [`RoomError`]: `no_room`, `room_full`, `room_closed` or `internal`.
     pub async fn join(&self, id: &RoomId) -> Result<Token, RoomError> {
-        let tx = self.room(id).await?;
+        self.join_from(id, None).await
+    }
+
+    /// [`RoomsState::join`] for a client at `from`, whose lookups of missing rooms are limited.
+    ///
+    /// # Errors
+    /// As [`RoomsState::join`], and `rate_limited`.
+    pub async fn join_from(&self, id: &RoomId, from: Option<IpAddr>) -> Result<Token, RoomError> {
+        let tx = self.room(id, from).await?;
         let (reply, rx) = oneshot::channel();
         tx.send(Cmd::Join { reply })
             .await
@@ -472,7 +518,19 @@ impl<G: RefereeGame> RoomsState<G> {
     /// # Errors
     /// [`RoomError`]: `no_room` or `internal`.
     pub async fn info(&self, id: &RoomId) -> Result<RoomInfo, RoomError> {
-        let tx = self.room(id).await?;
+        self.info_from(id, None).await
+    }
+
+    /// [`RoomsState::info`] for a client at `from`, whose lookups of missing rooms are limited.
+    ///
+    /// # Errors
+    /// As [`RoomsState::info`], and `rate_limited`.
+    pub async fn info_from(
+        &self,
+        id: &RoomId,
+        from: Option<IpAddr>,
+    ) -> Result<RoomInfo, RoomError> {
+        let tx = self.room(id, from).await?;
         let (reply, rx) = oneshot::channel();
         tx.send(Cmd::Info { reply })
             .await

@@ -92,15 +92,35 @@ fn http_error(code: ErrorCode, message: &str) -> Response {
     (status, axum::Json(body)).into_response()
 }
 
-fn room_error(RoomError(code): RoomError) -> Response {
+/// The answer to a request a room could not serve. `per_minute` is the limit that applies to
+/// the request when it is refused as too many: its `Retry-After` is the time the limit takes to
+/// allow one more.
+fn room_error(RoomError(code): RoomError, per_minute: u32) -> Response {
     let message = match code {
         ErrorCode::NoRoom => "no such room (it may have expired)",
         ErrorCode::RoomFull => "both seats of this room are taken",
         ErrorCode::RoomClosed => "this room is closed",
-        ErrorCode::RateLimited => "too many rooms are being created; try again shortly",
+        ErrorCode::RateLimited => "too many requests; try again shortly",
         _ => "the server failed",
     };
-    http_error(code, message)
+    let mut response = http_error(code, message);
+    if code == ErrorCode::RateLimited {
+        let seconds = 60_u32.div_ceil(per_minute.max(1)).max(1);
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, axum::http::HeaderValue::from(seconds));
+    }
+    response
+}
+
+/// The client's address as [`client_address`] finds it in a request.
+fn requester(
+    config: &RoomsConfig,
+    headers: &HeaderMap,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+) -> Option<IpAddr> {
+    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
+    client_address(config, headers, peer)
 }
 
 /// Whether a browser page of this origin may use the room API.
@@ -154,8 +174,7 @@ async fn create<G: RefereeGame>(
     peer: Option<Extension<ConnectInfo<SocketAddr>>>,
     headers: HeaderMap,
 ) -> Response {
-    let peer = peer.map(|Extension(ConnectInfo(addr))| addr.ip());
-    let from = client_address(state.config(), &headers, peer);
+    let from = requester(state.config(), &headers, peer);
     match state.create_for(from).await {
         Ok((id, token)) => (
             StatusCode::CREATED,
@@ -164,53 +183,70 @@ async fn create<G: RefereeGame>(
             })),
         )
             .into_response(),
-        Err(e) => room_error(e),
+        Err(e) => room_error(e, state.config().creations_per_address_per_min),
     }
 }
 
 async fn info<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
 ) -> Response {
+    let misses = state.config().lookup_misses_per_address_per_min;
     let Some(id) = RoomId::parse(&id) else {
-        return room_error(RoomError(ErrorCode::NoRoom));
+        return room_error(RoomError(ErrorCode::NoRoom), misses);
     };
-    match state.info(&id).await {
+    let from = requester(state.config(), &headers, peer);
+    match state.info_from(&id, from).await {
         Ok(info) => {
             axum::Json(serde_json::json!({ "room": id.as_str(), "state": info })).into_response()
         }
-        Err(e) => room_error(e),
+        Err(e) => room_error(e, misses),
     }
 }
 
 async fn join<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
 ) -> Response {
+    let misses = state.config().lookup_misses_per_address_per_min;
     let Some(id) = RoomId::parse(&id) else {
-        return room_error(RoomError(ErrorCode::NoRoom));
+        return room_error(RoomError(ErrorCode::NoRoom), misses);
     };
-    match state.join(&id).await {
+    let from = requester(state.config(), &headers, peer);
+    match state.join_from(&id, from).await {
         Ok(token) => axum::Json(serde_json::json!({
             "room": id.as_str(), "seat": Seat::Guest, "token": token.expose()
         }))
         .into_response(),
-        Err(e) => room_error(e),
+        Err(e) => room_error(e, misses),
     }
 }
 
 async fn socket<G: RefereeGame>(
     State(state): State<RoomsState<G>>,
     Path(id): Path<String>,
+    peer: Option<Extension<ConnectInfo<SocketAddr>>>,
+    headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
+    let from = requester(state.config(), &headers, peer);
     let max = state.config().max_frame;
     // Small buffers: messages are short, and thousands of sockets stay open.
     ws.max_message_size(max)
         .max_frame_size(max)
         .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
-        .on_upgrade(move |socket| connection(state, RoomId::parse(&id), socket))
+        .on_upgrade(move |socket| {
+            let visit = Visit {
+                room: RoomId::parse(&id),
+                from,
+            };
+            connection(state, visit, socket)
+        })
 }
 
 fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
@@ -220,7 +256,13 @@ fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
 
 type Auth<G> = Option<(mpsc::Sender<Cmd<G>>, Seat)>;
 
-async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, socket: WebSocket) {
+/// Which room a socket was opened for (`None`: a malformed id) and by whom.
+struct Visit {
+    room: Option<RoomId>,
+    from: Option<IpAddr>,
+}
+
+async fn connection<G: RefereeGame>(state: RoomsState<G>, visit: Visit, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Out>(state.config().conn_queue);
     let closer = Arc::new(Notify::new());
@@ -263,7 +305,7 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
     let mut writer = std::pin::pin!(writer);
     let mut auth: Auth<G> = None;
     let (writer_done, server_stopping) = {
-        let reader = read_loop(&state, id, &tx, conn_id, &closer, &mut stream, &mut auth);
+        let reader = read_loop(&state, visit, &tx, conn_id, &closer, &mut stream, &mut auth);
         tokio::select! {
             () = &mut writer => (true, false),
             () = reader => (false, false),
@@ -290,7 +332,7 @@ async fn connection<G: RefereeGame>(state: RoomsState<G>, id: Option<RoomId>, so
 
 async fn read_loop<G: RefereeGame>(
     state: &RoomsState<G>,
-    id: Option<RoomId>,
+    visit: Visit,
     tx: &mpsc::Sender<Out>,
     conn_id: u64,
     closer: &Arc<Notify>,
@@ -365,12 +407,19 @@ async fn read_loop<G: RefereeGame>(
         };
         match (auth.as_ref(), msg) {
             (None, ClientMsg::Hello { token, since }) => {
-                let Some(id) = &id else {
+                let Some(id) = &visit.room else {
                     say(ErrorCode::NoRoom, "no such room");
                     continue;
                 };
-                let room = match state.room(id).await {
+                let room = match state.room(id, visit.from).await {
                     Ok(room) => room,
+                    Err(RoomError(ErrorCode::RateLimited)) => {
+                        say(
+                            ErrorCode::RateLimited,
+                            "too many rooms that do not exist were asked for; try again shortly",
+                        );
+                        continue;
+                    }
                     Err(RoomError(code)) => {
                         say(code, "no such room (it may have expired)");
                         continue;
