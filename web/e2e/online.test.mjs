@@ -354,6 +354,26 @@ describe('play a friend by URL', () => {
     await inView(guest, '[data-focus-key="online-join"]');
     await guest.click('[data-focus-key="online-join"]');
     await waitPhase(guest, ['setup']);
+    // A game ended and a rematch asked and accepted in the panel, a screen or more below the
+    // board: the new arrangement is brought into view.
+    await guest.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
+    await waitPhase(host, ['turn', 'moved']);
+    await guest.evaluate(() => document.querySelector('[data-focus-key="resign"]').click());
+    await waitPhase(host, ['over']);
+    await host.evaluate(() => document.querySelector('[data-focus-key="rematch"]').scrollIntoView());
+    await host.click('[data-focus-key="rematch"]');
+    await guest.waitForSelector('[data-focus-key="rematch"]');
+    await guest.evaluate(() => document.querySelector('[data-focus-key="rematch"]').scrollIntoView());
+    await guest.click('[data-focus-key="rematch"]');
+    for (const page of [host, guest]) {
+      await waitPhase(page, ['setup']);
+      await page.waitForFunction(() => {
+        const mount = document.querySelector('.board3d-mount');
+        const board = mount.hidden ? document.querySelector('.grid-section') : mount;
+        const top = board.getBoundingClientRect().top;
+        return top >= -1 && top < innerHeight / 2;
+      }, null, { timeout: 5000 });
+    }
     // The friend goes: the host, arranging at the board, reads it in the strip.
     await guest.close();
     await host.waitForFunction(

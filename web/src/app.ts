@@ -783,6 +783,10 @@ export class App {
     // The end: every piece turns face up on the board, and on a phone the strip under it says
     // the result; a resignation was pressed in the panel, a screen below.
     if (match !== null && phaseChanged && kind === 'over' && !wasOver) this.showEnd();
+    // A friend's rematch agreed to (the offer and its answer were in the panel, a screen below
+    // on a phone): the new arrangement is on the board. Other modes' "play again" start a match
+    // and show it there.
+    if (seeing && phaseChanged && wasOver && kind === 'setup') this.showBoard();
     // Two players on one phone: the curtain lowered (after 「交代する」 or a confirmed arrangement,
     // pressed in the panel below) and lifted into the next arrangement are where the phone is
     // handed over and looked at: the board, not the panel.
