@@ -456,6 +456,38 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('tells the CPU’s answer again when a dialog open meanwhile (which hides the page from a screen reader) closes', async () => {
+    const page = await openPage(browser, server.url);
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await waitForHuman(page), 'turn');
+    const [from, to] = (await page.evaluate(() => window.gunjinTest.legalMoves()))[0];
+    // The move, then the rules at once, before the CPU can answer.
+    await page.evaluate(([f, t]) => {
+      document.querySelector(`.cell[data-square="${f}"]`).click();
+      document.querySelector(`.cell[data-square="${t}"]`).click();
+      document.querySelector('[data-focus-key="open-help"]').click();
+    }, [from, to]);
+    assert.ok(await page.$('dialog[open]'));
+    if ((await waitForHuman(page)) !== 'turn') return; // the game ended at once: nothing to tell again
+    const answer = await page.$eval('.live', (el) => el.textContent ?? '');
+    assert.match(answer, /The enemy moved /);
+    await page.evaluate(() => {
+      window.liveSaid = [];
+      const live = document.querySelector('.live');
+      new MutationObserver(() => window.liveSaid.push(live.textContent)).observe(live, { childList: true, characterData: true, subtree: true });
+    });
+    await page.keyboard.press('Escape');
+    await page.waitForFunction((said) => window.liveSaid.at(-1) === said, answer, { timeout: 5000 });
+    assert.equal(await page.$('dialog[open]'), null);
+    // Told once: news said with no dialog open is not repeated by the next dialog's closing.
+    await page.click('[data-focus-key="open-help"]');
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(300);
+    assert.equal((await page.evaluate(() => window.liveSaid)).filter((l) => l === answer).length, 1);
+    await page.close();
+  });
+
   it('the advanced level answers from its worker and keeps its kinds out of the page (Korean)', async () => {
     const page = await openPage(browser, server.url, { lang: 'ko' });
     await page.click('.mode-button[data-mode="cpu-advanced"]');

@@ -146,6 +146,8 @@ export class App {
   private readonly panel: HTMLElement;
   private readonly live: HTMLElement;
   private dialog: HTMLDialogElement | null = null;
+  /** The last news said while a dialog was open, to say again when it closes. */
+  private saidUnderDialog: string | null = null;
   /** Whether the record of moves is open in the panel (it stays open while you play). */
   private logOpen = false;
   /** Whether the win/loss table is open in the panel (it stays open while you play). */
@@ -621,6 +623,9 @@ export class App {
   /** Announces text in the live region. */
   private say(text: string): void {
     this.live.textContent = text;
+    // A modal dialog hides the page's live region from screen readers: what was said meanwhile
+    // (the CPU's answer while the rules are read) is said again when it closes.
+    this.saidUnderDialog = this.dialog !== null && text !== '' ? text : null;
   }
 
   // ---- drawing --------------------------------------------------------------------------------
@@ -1800,6 +1805,15 @@ export class App {
       if (this.dialog === dialog) this.dialog = null;
       const back = opener === undefined ? null : this.root.querySelector<HTMLElement>(`[data-focus-key="${opener}"]`);
       if (back !== null && (document.activeElement === null || document.activeElement === document.body)) back.focus({ preventScroll: true });
+      const missed = this.saidUnderDialog;
+      this.saidUnderDialog = null;
+      if (missed !== null && this.live.textContent === missed) {
+        // Emptied first: the same text set again would not be announced.
+        this.live.textContent = '';
+        setTimeout(() => {
+          if (this.live.textContent === '') this.say(missed);
+        }, 100);
+      }
     });
     // A tap on the backdrop beside it closes it, as a phone player expects; a drag that only
     // ends there (selecting text) does not.
