@@ -961,6 +961,15 @@ describe('panel and page', () => {
       }
     }
     await page.selectOption('select.lang', 'en');
+    // A desktop zoomed to 400% (a window of 320 × 256): the board takes the width, its news
+    // pinned under it, rather than sharing the width with a column as a phone held sideways does.
+    await page.setViewportSize({ width: 320, height: 256 });
+    const zoomed = await page.evaluate(() => ({
+      square: document.querySelector('.grid .cell[data-square="a4"]').getBoundingClientRect().width,
+      strip: getComputedStyle(document.querySelector('.status-strip')).bottom,
+    }));
+    assert.ok(zoomed.square >= 40, `a square ${zoomed.square} px wide at 400% zoom`);
+    assert.equal(zoomed.strip, '0px', 'the strip pinned under the board');
     await page.close();
   });
 
