@@ -291,6 +291,9 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['over']);
     await waitPhase(guest, ['over']);
     assert.match(await host.textContent('.result-text'), /Sente wins: Gote resigned/);
+    // The box the focus goes to is named by its heading, as in the other modes.
+    assert.equal(await host.getAttribute('.result', 'role'), 'group');
+    assert.equal(await host.textContent(`#${await host.getAttribute('.result', 'aria-labelledby')}`), 'Game over');
 
     // Swap sides and play again: the host asks, the guest accepts; both arrange anew. (A
     // phone's strip, beside or under the board, offers the same press and says the friend asked.)

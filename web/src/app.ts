@@ -63,9 +63,11 @@ export interface PanelKit {
   log(match: Match): Node;
   /** The resign button. */
   resign(match: Match): Node;
-  statusText(status: Status): string;
-  /** "You won" / "you lost" for the player at `side` ('' for a draw). */
-  verdictText(status: Status, side: Side): string;
+  /**
+   * The box that says how a game ended, for the player at `side` ("you won", and why), that takes
+   * the focus at the end.
+   */
+  result(status: Status, side: Side): HTMLElement;
   reportText(r: Report): string;
   /** The start screen's modes, and starting one. */
   readonly modes: readonly Mode[];
@@ -1232,8 +1234,7 @@ export class App {
       },
       log: (match) => this.logEl(match),
       resign: (match) => this.resignButton(match),
-      statusText: (status) => this.statusText(status),
-      verdictText: (status, side) => this.verdictText(status, side),
+      result: (status, side) => this.resultEl(this.verdictText(status, side), this.statusText(status), null),
       reportText: (r) => this.reportText(r),
       modes: MODES,
       startMode: (mode, startWith) => this.startMode(mode, startWith),
@@ -1347,16 +1348,7 @@ export class App {
       }
       case 'over': {
         const view = match.view(p.side);
-        const verdict = this.verdictHere(p.status, p.side);
-        // Focused when the game ends: named by its heading alone, since the verdict below it was
-        // just announced and a reader would otherwise say it twice.
-        const result = h('div', { class: 'result', attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'result-title' } },
-          h('h2', { text: t.t('overTitle'), attrs: { id: 'result-title' } }),
-          verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
-          h('p', { class: 'result-text', text: this.statusText(p.status) }),
-          h('p', { class: 'hint', text: t.t('revealedNote') }),
-          mode === null ? null : this.recordEl(mode),
-        );
+        const result = this.resultEl(this.verdictHere(p.status, p.side), this.statusText(p.status), mode === null ? null : this.recordEl(mode));
         // Two players share the screen: once the game is over, "you" would name whoever moved
         // last, so the last moves and the losses are told by side.
         const shared = mode?.id === 'local';
@@ -1746,6 +1738,21 @@ export class App {
   private resultLines(status: Status, side: Side): string[] {
     const verdict = this.verdictHere(status, side);
     return verdict === '' ? [this.statusText(status)] : [verdict, this.statusText(status)];
+  }
+
+  /**
+   * How the game ended. Focused when the game ends: named by its heading alone, since the verdict
+   * in it was just announced and a reader would otherwise say it twice.
+   */
+  private resultEl(verdict: string, why: string, record: Node | null): HTMLElement {
+    const t = this.i18n;
+    return h('div', { class: 'result', attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'result-title' } },
+      h('h2', { text: t.t('overTitle'), attrs: { id: 'result-title' } }),
+      verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
+      h('p', { class: 'result-text', text: why }),
+      h('p', { class: 'hint', text: t.t('revealedNote') }),
+      record,
+    );
   }
 
   private statusText(status: Status): string {

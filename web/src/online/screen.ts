@@ -368,16 +368,10 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     }
     case 'finished': {
       const status = s.view?.status;
-      const verdict = status === undefined ? '' : kit.verdictText(status, s.side);
       out.push(
-        h(
-          'div',
-          { class: 'result', attrs: { tabindex: '-1' } },
-          h('h2', { text: t.t('overTitle') }),
-          verdict === '' ? null : h('p', { class: 'result-verdict', text: verdict }),
-          h('p', { class: 'result-text', text: status === undefined ? '' : kit.statusText(status) }),
-          h('p', { class: 'hint', text: t.t('revealedNote') }),
-        ),
+        status === undefined
+          ? h('div', { class: 'result', attrs: { tabindex: '-1' } }, h('h2', { text: t.t('overTitle') }))
+          : kit.result(status, s.side),
         kit.reports(match.reports),
       );
       if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
