@@ -258,6 +258,7 @@ export const en = {
   onlineWaitingHintNoFriend: 'The game starts once your friend has joined and confirmed theirs. Until then you may still change yours.',
   onlineFriendReady: 'Your friend has confirmed their arrangement.',
   onlineFriendArranging: 'Your friend is still arranging.',
+  onlineFriendUnready: 'Your friend took back their confirmed arrangement to change it.',
   onlineRearrange: 'Change my arrangement',
   onlineCpuNow: 'Play the CPU without waiting',
   /** A heading with the side it is about after it, in brackets. */

@@ -260,6 +260,7 @@ export const ja: Catalogue = {
   onlineWaitingHintNoFriend: '友達が参加して並べ方を決定すると始まります。それまでは並べ直せます。',
   onlineFriendReady: '友達は並べ方を決定しました。',
   onlineFriendArranging: '友達はまだ駒を並べています。',
+  onlineFriendUnready: '友達は並べ方の決定を取り消し、並べ直しています。',
   onlineRearrange: '並べ直す',
   onlineCpuNow: '待たずに CPU と遊ぶ',
   titleWithSide: '{title}（{side}）',

@@ -258,6 +258,7 @@ export const ko: Catalogue = {
   onlineWaitingHintNoFriend: '친구가 참가해 배치를 확정하면 시작합니다. 그때까지는 다시 배치할 수 있습니다.',
   onlineFriendReady: '친구가 배치를 확정했습니다.',
   onlineFriendArranging: '친구는 아직 배치하는 중입니다.',
+  onlineFriendUnready: '친구가 배치 확정을 취소하고 다시 배치하고 있습니다.',
   onlineRearrange: '다시 배치하기',
   onlineCpuNow: '기다리지 않고 AI와 하기',
   titleWithSide: '{title}({side})',

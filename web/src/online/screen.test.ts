@@ -110,7 +110,29 @@ describe('announce', () => {
     announce(match, kit);
     announce(match, kit);
     expect(said).toEqual([en.t('onlineFriendReady')]);
+    // Taken back to be changed: said too, or the player would still think the friend ready.
+    socket.receive({ t: 'ready', v: 3, who: 'opponent', ready: false });
+    announce(match, kit);
+    expect(said).toEqual([en.t('onlineFriendReady'), en.t('onlineFriendUnready')]);
     match.dispose();
+  });
+
+  it('confirming after the friend has confirmed says no wait for the friend: the game starts', async () => {
+    const { match, socket, said, kit, en } = await connected({ ...ROOM_SYNC, opponent: 'connected', opponent_ready: true }, 1);
+    said.length = 0;
+    expect(match.confirmSetup()).toBe(true);
+    socket.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    announce(match, kit);
+    expect(said.join(' ')).not.toContain(en.t('onlineWaitingTitle'));
+    // Alone in the room, the wait is said.
+    const alone = await connected({ ...ROOM_SYNC, opponent: 'connected' }, 1);
+    alone.said.length = 0;
+    expect(alone.match.confirmSetup()).toBe(true);
+    alone.socket.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    announce(alone.match, alone.kit);
+    expect(alone.said).toEqual([alone.en.sentences([alone.en.t('onlineWaitingTitle'), alone.en.t('onlineWaitingHint')])]);
+    match.dispose();
+    alone.match.dispose();
   });
 
   it('after the game, a friend gone is only gone: nothing waits for them', async () => {

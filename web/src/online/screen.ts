@@ -151,12 +151,14 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   // What a sighted player sees come and a blind one must be told: the URL to send, the
   // arrangement confirmed, the game begun and whose move it is, the next game asked for.
   if (now.inviting && !before.inviting) lines.push(t.t('onlineShareTitle'));
-  if (now.held && !before.held) lines.push(t.t('onlineWaitingTitle'), t.t(waitingHint(s)));
+  // (With the friend's arrangement confirmed, the game starts at once: nothing to wait for.)
+  if (now.held && !before.held && !now.friendReady) lines.push(t.t('onlineWaitingTitle'), t.t(waitingHint(s)));
   if (s !== null && before.phase === 'arranging' && now.phase === 'playing' && moves.length === 0) {
     lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
   }
   if (now.rematchSent && !before.rematchSent) lines.push(t.t('onlineRematchSent'));
   if (now.friendReady && !before.friendReady) lines.push(t.t('onlineFriendReady'));
+  else if (before.friendReady && !now.friendReady && now.phase === 'arranging') lines.push(t.t('onlineFriendUnready'));
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
   if (now.connection !== before.connection) {
