@@ -2,6 +2,7 @@ import type { HelpDocument } from './types';
 
 /** The help in English. */
 export const helpEn: HelpDocument = {
+  lang: 'en',
   title: 'Gunjin Shogi: rules and guide',
   tocLabel: 'Contents',
   sections: [

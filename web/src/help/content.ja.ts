@@ -2,6 +2,7 @@ import type { HelpDocument } from './types';
 
 /** The help in Japanese. */
 export const helpJa: HelpDocument = {
+  lang: 'ja',
   title: '軍人将棋の遊び方とルール',
   tocLabel: '目次',
   sections: [

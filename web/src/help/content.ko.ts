@@ -2,6 +2,7 @@ import type { HelpDocument } from './types';
 
 /** The help in Korean. */
 export const helpKo: HelpDocument = {
+  lang: 'ko',
   title: '군인장기 규칙과 이용 안내',
   tocLabel: '목차',
   sections: [

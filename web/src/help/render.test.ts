@@ -57,6 +57,7 @@ class FakeDocument {
 const NEW_TAB = '{link} (new tab)';
 
 const doc: HelpDocument = {
+  lang: 'en',
   title: 'Help',
   tocLabel: 'Contents',
   sections: [
@@ -137,8 +138,13 @@ describe('renderHelp', () => {
     expect(root.all('p')[0]?.textContent).toBe('<b>not markup</b>');
     expect(root.all('b')).toEqual([]);
     expect(root.all('li').map((l) => l.textContent)).toContain('two');
-    expect(root.all('th').map((t) => t.textContent)).toEqual(['piece', 'count']);
-    expect(root.all('td').map((t) => t.textContent)).toEqual(['spy', '1', 'mine', '2']);
+    expect(root.all('thead')[0]!.all('th').map((t) => t.textContent)).toEqual(['piece', 'count']);
+    // Each row named by its first cell.
+    expect(root.all('tbody')[0]!.all('th').map((t) => [t.textContent, t.attributes.get('scope')])).toEqual([
+      ['spy', 'row'],
+      ['mine', 'row'],
+    ]);
+    expect(root.all('td').map((t) => t.textContent)).toEqual(['1', '2']);
   });
 
   it('groups consecutive questions into one definition list', () => {
@@ -218,7 +224,7 @@ describe('help sources', () => {
         expect(a?.attributes.get('rel')).toBe('noopener noreferrer');
         // The whole item is the link, and the link itself carries the new-tab note.
         expect(a?.textContent).toBe(li.textContent);
-        expect(a?.all('span').map((s) => s.textContent)).toEqual([note]);
+        expect(a?.all('span').filter((s) => s.attributes.get('class') === 'help-newtab').map((s) => s.textContent)).toEqual([note]);
       });
     });
   }
@@ -261,6 +267,24 @@ describe('help sources', () => {
 });
 
 describe('keepCounted', () => {
+  it('marks Japanese words in the Korean and English help as Japanese, for a screen reader’s voice', () => {
+    const mixed = (lang: 'en' | 'ko' | 'ja'): FakeElement =>
+      render({ ...doc, lang, sections: [{ id: 'help-x', title: 'x', blocks: [{ kind: 'p', text: 'The general (大将) and the plane (ヒコーキ・飛行機) beat 地雷.' }] }] });
+    const p = mixed('en').all('p')[0]!;
+    expect(p.all('span').map((s) => [s.attributes.get('lang'), s.textContent])).toEqual([
+      ['ja', '大将'],
+      ['ja', 'ヒコーキ・飛行機'],
+      ['ja', '地雷'],
+    ]);
+    expect(p.textContent).toBe('The general (大将) and the plane (ヒコーキ・飛行機) beat 地雷.');
+    expect(mixed('ko').all('span')).toHaveLength(3);
+    // The Japanese help is Japanese throughout: the page's own language says so.
+    expect(mixed('ja').all('span')).toHaveLength(0);
+    // Korean words are Korean, not Japanese.
+    const ko = render({ ...doc, lang: 'ko', sections: [{ id: 'help-y', title: 'y', blocks: [{ kind: 'p', text: '대장은 가장 강합니다.' }] }] });
+    expect(ko.all('span')).toHaveLength(0);
+  });
+
   it('keeps a number with the Japanese or Korean counter after it, and leaves other spaces', () => {
     expect(keepCounted('6 種類の駒、100 手で引き分け')).toBe('6\u00a0種類の駒、100\u00a0手で引き分け');
     expect(keepCounted('말 23 개')).toBe('말 23\u00a0개');

@@ -1,4 +1,10 @@
-import type { HelpBlock, HelpCites, HelpDocument, HelpLink, HelpListItem, HelpSection } from './types';
+import type { HelpBlock, HelpCites, HelpDocument, HelpLang, HelpLink, HelpListItem, HelpSection } from './types';
+
+/** Where the help is written: the page's document, and the help's language. */
+interface Out {
+  readonly doc: Document;
+  readonly lang: HelpLang;
+}
 
 /** Strings the renderer adds around the content, from the page's i18n catalogue. */
 export interface HelpRenderText {
@@ -28,7 +34,7 @@ export function sourceId(n: number): string {
  * `textContent` or a text node: no HTML is parsed.
  */
 export function renderHelp(doc: HelpDocument, container: HTMLElement, text: HelpRenderText): void {
-  const d = container.ownerDocument;
+  const d: Out = { doc: container.ownerDocument, lang: doc.lang };
   container.textContent = '';
 
   const nav = make(d, 'nav');
@@ -64,13 +70,38 @@ export function followInPageLink(container: HTMLElement, event: MouseEvent): voi
 }
 
 function make<K extends keyof HTMLElementTagNameMap>(
-  d: Document,
+  d: Out,
   tag: K,
   text?: string,
 ): HTMLElementTagNameMap[K] {
-  const node = d.createElement(tag);
-  if (text !== undefined) node.textContent = keepCounted(text);
+  const node = d.doc.createElement(tag);
+  if (text !== undefined) appendWords(d, node, keepCounted(text));
   return node;
+}
+
+/** Japanese words (kana, kanji) in a text of another language. */
+const JAPANESE_RUN = /[\u3005\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]+(?:[\s・]*[\u3005\u3040-\u30ff\u3400-\u9fff\uff66-\uff9f]+)*/gu;
+
+/**
+ * Appends `text` to `parent`: in the Korean and English help, each run of Japanese words (the
+ * pieces' names, the game's old names) marked `lang="ja"`, so that a screen reader reads it with
+ * a Japanese voice rather than spelling it out in the help's.
+ */
+function appendWords(d: Out, parent: HTMLElement, text: string): void {
+  if (d.lang === 'ja') {
+    parent.appendChild(d.doc.createTextNode(text));
+    return;
+  }
+  let at = 0;
+  for (const run of text.matchAll(JAPANESE_RUN)) {
+    if (run.index > at) parent.appendChild(d.doc.createTextNode(text.slice(at, run.index)));
+    const span = d.doc.createElement('span');
+    span.setAttribute('lang', 'ja');
+    span.textContent = run[0];
+    parent.appendChild(span);
+    at = run.index + run[0].length;
+  }
+  if (at < text.length) parent.appendChild(d.doc.createTextNode(text.slice(at)));
 }
 
 /**
@@ -81,7 +112,7 @@ export function keepCounted(text: string): string {
   return text.replace(/(\d) (?=[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af])/gu, '$1\u00a0');
 }
 
-function tocList(d: Document, sections: readonly HelpSection[]): HTMLOListElement {
+function tocList(d: Out, sections: readonly HelpSection[]): HTMLOListElement {
   const list = make(d, 'ol');
   for (const section of sections) {
     const item = make(d, 'li');
@@ -96,7 +127,7 @@ function tocList(d: Document, sections: readonly HelpSection[]): HTMLOListElemen
   return list;
 }
 
-function renderSection(d: Document, section: HelpSection, level: 2 | 3, text: HelpRenderText): HTMLElement {
+function renderSection(d: Out, section: HelpSection, level: 2 | 3, text: HelpRenderText): HTMLElement {
   const root = make(d, 'section');
   root.setAttribute('id', section.id);
   root.setAttribute('class', 'help-section');
@@ -136,7 +167,7 @@ function renderSection(d: Document, section: HelpSection, level: 2 | 3, text: He
 }
 
 /** `[1][3]`, each number a link to its source in the sources list. */
-function citeLinks(d: Document, cites: HelpCites, text: HelpRenderText): HTMLElement {
+function citeLinks(d: Out, cites: HelpCites, text: HelpRenderText): HTMLElement {
   const sup = make(d, 'sup');
   sup.setAttribute('class', 'help-cite');
   for (const n of cites) {
@@ -148,17 +179,17 @@ function citeLinks(d: Document, cites: HelpCites, text: HelpRenderText): HTMLEle
   return sup;
 }
 
-function listItems(d: Document, list: HTMLElement, items: readonly HelpListItem[], newTab: string, ids?: (i: number) => string): void {
+function listItems(d: Out, list: HTMLElement, items: readonly HelpListItem[], newTab: string, ids?: (i: number) => string): void {
   items.forEach((item, i) => {
     const li = typeof item === 'string' ? make(d, 'li', item) : make(d, 'li');
-    if (typeof item !== 'string') li.appendChild(renderLink(d, item, newTab));
+    if (typeof item !== 'string') appendLink(d, li, item, newTab);
     if (ids !== undefined) li.setAttribute('id', ids(i));
     list.appendChild(li);
   });
 }
 
 function renderBlock(
-  d: Document,
+  d: Out,
   block: Exclude<HelpBlock, { kind: 'qa' }>,
   text: HelpRenderText,
 ): HTMLElement {
@@ -193,7 +224,12 @@ function renderBlock(
       const body = make(d, 'tbody');
       for (const row of block.rows) {
         const tr = make(d, 'tr');
-        for (const cell of row) tr.appendChild(make(d, 'td', cell));
+        // The first cell names the row (the piece): a screen reader says it with each other cell.
+        row.forEach((cell, i) => {
+          const el = make(d, i === 0 ? 'th' : 'td', cell);
+          if (i === 0) el.setAttribute('scope', 'row');
+          tr.appendChild(el);
+        });
         body.appendChild(tr);
       }
       table.appendChild(body);
@@ -212,14 +248,17 @@ function safeHref(href: string): string | null {
 }
 
 /**
- * An anchor that opens `link` in a new tab, its text being the link's text set into the
+ * Appends an anchor that opens `link` in a new tab, its text being the link's text set into the
  * `newTab` template; the note part of the template goes into a `help-newtab` span inside the
  * anchor, so it is both shown and part of the link's accessible name. An address that is not
  * `https:` gives the plain text instead of a link.
  */
-function renderLink(d: Document, link: HelpLink, newTab: string): Node {
+function appendLink(d: Out, parent: HTMLElement, link: HelpLink, newTab: string): void {
   const href = safeHref(link.href);
-  if (href === null) return d.createTextNode(link.text);
+  if (href === null) {
+    appendWords(d, parent, link.text);
+    return;
+  }
   const anchor = make(d, 'a');
   anchor.setAttribute('href', href);
   anchor.setAttribute('target', '_blank');
@@ -228,23 +267,23 @@ function renderLink(d: Document, link: HelpLink, newTab: string): Node {
   const before = hole < 0 ? '' : newTab.slice(0, hole);
   const after = hole < 0 ? ` ${newTab}` : newTab.slice(hole + '{link}'.length);
   appendNote(d, anchor, before);
-  anchor.appendChild(d.createTextNode(link.text));
+  appendWords(d, anchor, link.text);
   appendNote(d, anchor, after);
-  return anchor;
+  parent.appendChild(anchor);
 }
 
 /** Appends a note: its surrounding spaces as text, the rest in a `help-newtab` span. */
-function appendNote(d: Document, parent: HTMLElement, note: string): void {
+function appendNote(d: Out, parent: HTMLElement, note: string): void {
   const words = note.trim();
   if (words === '') {
-    if (note !== '') parent.appendChild(d.createTextNode(note));
+    if (note !== '') parent.appendChild(d.doc.createTextNode(note));
     return;
   }
   const start = note.indexOf(words);
-  if (start > 0) parent.appendChild(d.createTextNode(note.slice(0, start)));
+  if (start > 0) parent.appendChild(d.doc.createTextNode(note.slice(0, start)));
   const span = make(d, 'span', words);
   span.setAttribute('class', 'help-newtab');
   parent.appendChild(span);
   const end = start + words.length;
-  if (end < note.length) parent.appendChild(d.createTextNode(note.slice(end)));
+  if (end < note.length) parent.appendChild(d.doc.createTextNode(note.slice(end)));
 }

@@ -53,6 +53,8 @@ export interface HelpSection {
 
 /** The whole help in one language. */
 export interface HelpDocument {
+  /** The language it is written in. */
+  readonly lang: HelpLang;
   /** Title of the help as a whole (for the caller's heading or summary). */
   readonly title: string;
   /** Accessible name of the table of contents. */
