@@ -21,11 +21,22 @@ pub struct Budget<'a> {
 /// searched in 248 ms at p95), so that only a machine four times slower meets the clock.
 pub const STEADY_NODES_PER_MS: u64 = 800;
 
-/// A [`Budget::steady_ms`] search is stopped by the clock only past this multiple of its time:
-/// its nodes take a quarter of the time or less here, and a machine running several searches at
-/// once (a test suite, a tournament) is easily four times slower than idle, which a stop at the
-/// time itself would let change the answer.
-pub const STEADY_CLOCK_STOP: f64 = 2.0;
+/// A [`Budget::steady_ms`] search is stopped by the clock only past this multiple of its time,
+/// and never before [`STEADY_CLOCK_FLOOR_MS`]: its nodes take a quarter of the time or less here,
+/// but a machine running several searches at once (a test suite, a tournament) is easily ten
+/// times slower than idle for a moment, and a stop at twice the time still changed one answer in
+/// a few hundred on this 2-core machine under load (most at budgets of tens of milliseconds,
+/// where a descheduled moment is the whole budget). The stop is a guard against a machine far
+/// too slow for the work, not a limit the answer should meet.
+pub const STEADY_CLOCK_STOP: f64 = 8.0;
+
+/// The earliest a [`Budget::steady_ms`] search is stopped by the clock, whatever its time.
+pub const STEADY_CLOCK_FLOOR_MS: f64 = 2000.0;
+
+/// When the clock stops a [`Budget::steady_ms`] search of `ms` milliseconds.
+pub(crate) fn steady_stop_ms(ms: f64) -> f64 {
+    (ms * STEADY_CLOCK_STOP).max(STEADY_CLOCK_FLOOR_MS)
+}
 
 #[derive(Clone, Copy)]
 pub(crate) enum Clock<'a> {
@@ -83,7 +94,8 @@ impl Budget<'static> {
     /// `ms` milliseconds of thinking that give the same move for the same view and seed however
     /// busy the machine is: the work is [`STEADY_NODES_PER_MS`] nodes per millisecond (or the
     /// level's own amount, if less), and the system clock only stops a search that has taken
-    /// [`STEADY_CLOCK_STOP`] times `ms`, on a machine eight times slower than this one.
+    /// [`STEADY_CLOCK_STOP`] times `ms` (at least [`STEADY_CLOCK_FLOOR_MS`]), on a machine some
+    /// thirty times slower than this one.
     /// [`Budget::time_ms`] instead uses the time as it finds it, a share of it for each stage.
     #[cfg(not(target_arch = "wasm32"))]
     #[must_use]

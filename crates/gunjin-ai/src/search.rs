@@ -487,7 +487,7 @@ impl<'b, 't> Searcher<'b, 't> {
             nodes: 0,
             max_nodes: budget.max_nodes.unwrap_or(u64::MAX),
             time_ms: if budget.time_stops_only {
-                budget.time_ms.map(|t| t * crate::budget::STEADY_CLOCK_STOP)
+                budget.time_ms.map(crate::budget::steady_stop_ms)
             } else {
                 budget.time_ms.map(|t| t * time_share)
             },

@@ -6,7 +6,8 @@
 //!   "seed":7,"time_ms":1000}` → `{"ok":true,"move":["b3","b4"]}`. `time_ms` and `nodes` are
 //!   optional limits; without either the level does its own fixed amount of work. `time_ms` is
 //!   turned into nodes (`Budget::steady_ms`), so the answer does not depend on the machine's
-//!   load; the clock only stops a search that has taken twice the time.
+//!   load; the clock only stops a search that has taken eight times the time (two seconds at
+//!   least).
 //!
 //! Errors answer `{"ok":false,"error":{"code":"…","message":"…"}}` like the referee's: `bad_json`,
 //! `bad_request` (wrong shape, unknown level or side), `unknown_cmd`, `bad_view` (a view that

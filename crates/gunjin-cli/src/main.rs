@@ -28,7 +28,17 @@ enum Command {
     Referee,
     /// Measure move generation and random playouts; prints one JSON object.
     Bench(bench::BenchArgs),
-    /// The CPU player over JSON lines: `setup` and `go` requests, one per line.
+    /// The CPU player over JSON lines, stateless: one request per line on stdin, one answer per
+    /// line on stdout.
+    ///
+    /// {"cmd":"setup","side":"sente","level":"advanced","seed":7} answers an arrangement;
+    /// {"cmd":"go","view":VIEW,"level":"advanced","seed":7,"time_ms":1000} answers a move, VIEW
+    /// being the referee's view of the side to move. Levels: beginner, intermediate, advanced,
+    /// random, greedy. In `go`, "time_ms" is turned into an amount of work (800 searched
+    /// positions a millisecond), so the same view and seed get the same move however busy the
+    /// machine is; "nodes" sets that amount itself instead. Without
+    /// either the level does its own fixed amount of work.
+    #[command(verbatim_doc_comment)]
     Bot,
     /// Two players over side-swapped pairs of games; prints score, Elo and think times.
     Arena(arena::ArenaArgs),
