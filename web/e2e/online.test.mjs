@@ -485,6 +485,21 @@ describe('play a friend by URL', () => {
     await tab.close();
   });
 
+  it('a page whose browser goes offline says so at once, and an arrangement confirmed meanwhile goes out when it is back', async () => {
+    const { host, guest } = await roomWithFriend();
+    await host.waitForSelector('[data-connection="open"]');
+    // A phone losing its signal closes nothing: the page goes by the browser's word.
+    await host.context().setOffline(true);
+    await host.waitForSelector('[data-connection="waiting"]', { timeout: 5000 });
+    await host.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
+    await host.waitForSelector('text=your arrangement goes to the server as soon as the connection is back');
+    await host.context().setOffline(false);
+    await host.waitForSelector('[data-connection="open"]', { timeout: 15_000 });
+    await guest.waitForSelector('text=Your friend has confirmed their arrangement.', { timeout: 10_000 });
+    await host.close();
+    await guest.close();
+  });
+
   it('the creator may play the CPU instead of waiting, which closes the room; an unknown room says so', async () => {
     const host = await openOnlinePage(browser, server.url);
     const url = await createRoom(host);

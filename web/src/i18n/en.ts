@@ -249,6 +249,7 @@ export const en = {
     'Press two of your squares one after the other to swap their pieces. Mines and the flag may not stand on an entrance; the flag may not stand on the back row. The game starts when you both have confirmed.',
   onlineConfirm: 'Confirm and wait',
   onlineNotConnected: 'Not connected: wait for the connection to come back, then try again.',
+  onlineMoveUndelivered: 'The connection was lost before your move {from} → {to} reached the server, so it was not played. Play it again.',
   onlineMoveNotSent: 'Not connected: the move was not sent. Play it again once the connection is back.',
   onlineOpponentGone: 'Your friend is disconnected.',
   onlineWaitingTitle: 'Arrangement confirmed',

@@ -251,6 +251,7 @@ export const ja: Catalogue = {
     '自分のマスを 2 つ続けて押すと駒が入れ替わります。置けない場所：突入口には地雷と軍旗、最後列には軍旗。2 人とも決定すると対局が始まります。',
   onlineConfirm: '決定して相手を待つ',
   onlineNotConnected: '接続されていません。接続が戻ってからもう一度押してください。',
+  onlineMoveUndelivered: '接続が切れたため、{from} → {to} の手はサーバーに届かず、指されていません。もう一度指してください。',
   onlineMoveNotSent: '接続されていないため、この手は送られていません。接続が戻ってから指し直してください。',
   onlineOpponentGone: '友達の接続が切れています。',
   onlineWaitingTitle: '並べ方を決定しました',

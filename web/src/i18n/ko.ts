@@ -249,6 +249,7 @@ export const ko: Catalogue = {
     '내 칸 두 개를 연달아 누르면 두 말의 자리가 바뀝니다. 지뢰와 군기는 돌입구에 둘 수 없고, 군기는 맨 뒷줄에도 둘 수 없습니다. 두 사람이 모두 확정하면 게임이 시작됩니다.',
   onlineConfirm: '확정하고 상대 기다리기',
   onlineNotConnected: '연결되어 있지 않습니다. 연결이 돌아오면 다시 눌러 주세요.',
+  onlineMoveUndelivered: '연결이 끊겨 {from} → {to} 수가 서버에 닿지 않았고, 두어지지 않았습니다. 다시 두어 주세요.',
   onlineMoveNotSent: '연결되어 있지 않아 이 수는 보내지지 않았습니다. 연결이 돌아오면 다시 두세요.',
   onlineOpponentGone: '친구의 연결이 끊겼습니다.',
   onlineWaitingTitle: '배치를 확정했습니다',

@@ -63,5 +63,9 @@ export function browserEnv(): OnlineEnv {
       window.addEventListener('online', fn);
       return () => window.removeEventListener('online', fn);
     },
+    onOffline: (fn) => {
+      window.addEventListener('offline', fn);
+      return () => window.removeEventListener('offline', fn);
+    },
   };
 }

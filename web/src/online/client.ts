@@ -220,6 +220,8 @@ export class RoomClient {
   private restarting = false;
   private room: RoomState | null = null;
   private version = 0;
+  /** The version the server said this connection brings the page up to (`welcome`, `sync`). */
+  private awaited = 0;
   private error: { readonly code: string } | null = null;
   private sentArrangement: Arrangement | null = null;
   private retryTimer: number | null = null;
@@ -246,6 +248,14 @@ export class RoomClient {
   /** The latest version applied. */
   get v(): number {
     return this.version;
+  }
+
+  /**
+   * Connected, with every event missed while away applied: what the page shows is what the
+   * server holds (after a `welcome`, the missed events follow it).
+   */
+  get caughtUp(): boolean {
+    return this.conn.kind === 'open' && this.version >= this.awaited;
   }
 
   /** The latest refused request, until the next change of the room. */
@@ -292,6 +302,16 @@ export class RoomClient {
     if (this.conn.kind !== 'replaced' || this.disposed) return;
     this.attempt = 1;
     this.open();
+  }
+
+  /**
+   * The browser says the network is gone: the socket is dead even if it has not closed (a phone
+   * that lost its signal closes nothing, and the silence would take 45 s to tell). Waits for the
+   * network to come back (`reconnectNow`), trying now and then meanwhile.
+   */
+  connectionLost(): void {
+    if (this.conn.kind !== 'open' && this.conn.kind !== 'connecting') return;
+    this.lost();
   }
 
   /** Reconnects at once (the browser came back online). */
@@ -424,10 +444,12 @@ export class RoomClient {
     }
     switch (m.t) {
       case 'welcome':
-        this.accepted();
         // Events after `since` follow; none if the page is up to date.
+        this.awaited = m.v;
+        this.accepted();
         break;
       case 'sync':
+        this.awaited = m.v;
         this.accepted();
         this.version = m.v;
         this.room = fromSync(m.room);

@@ -89,6 +89,8 @@ export interface Harness {
   answers: Map<string, HttpAnswer>;
   /** The browser says it is online again. */
   goOnline: () => void;
+  /** The browser goes offline (a phone loses its signal). */
+  goOffline: () => void;
 }
 
 export function harness(storage = new MemoryStorage()): Harness {
@@ -119,9 +121,23 @@ export function harness(storage = new MemoryStorage()): Harness {
       online.add(fn);
       return () => online.delete(fn);
     },
+    onOffline: (fn) => {
+      offline.add(fn);
+      return () => offline.delete(fn);
+    },
   };
   const online = new Set<() => void>();
-  return { env, sockets, requests, address, storage, answers, goOnline: () => online.forEach((fn) => fn()) };
+  const offline = new Set<() => void>();
+  return {
+    env,
+    sockets,
+    requests,
+    address,
+    storage,
+    answers,
+    goOnline: () => online.forEach((fn) => fn()),
+    goOffline: () => offline.forEach((fn) => fn()),
+  };
 }
 
 export function newMatch(h: Harness, room: string | null): OnlineMatch {

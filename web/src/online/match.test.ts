@@ -58,6 +58,50 @@ describe('OnlineMatch', () => {
     m.dispose();
   });
 
+  it('an arrangement whose connection was lost before the server said it held it goes out again, unless the server had it', async () => {
+    for (const arrived of [false, true]) {
+      const h = harness();
+      const m = newMatch(h, null);
+      await flush();
+      const s = h.sockets[0]!;
+      s.open();
+      s.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, opponent: 'connected' } });
+      expect(m.confirmSetup()).toBe(true);
+      const sent = s.sent.at(-1);
+      expect(sent?.['t']).toBe('arrange');
+      h.goOffline();
+      expect(m.waiting).toBe(true);
+      (h.env.timers as FakeTimers).fire(backoffMs(1));
+      const back = h.sockets[1]!;
+      back.open();
+      back.receive({ t: 'welcome', v: arrived ? 2 : 1, seat: 'host' });
+      // Nothing goes out before the missed events are in.
+      if (arrived) {
+        expect(back.sent.filter((f) => f['t'] === 'arrange')).toEqual([]);
+        back.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+        expect(back.sent.filter((f) => f['t'] === 'arrange')).toEqual([]);
+      } else {
+        expect(back.sent.filter((f) => f['t'] === 'arrange')).toEqual([sent]);
+      }
+      expect(m.waiting).toBe(true);
+      m.dispose();
+    }
+  });
+
+  it('a page that let the seat go to another tab does not keep an arrangement to send later', async () => {
+    const h = harness();
+    const m = newMatch(h, null);
+    await flush();
+    const s = h.sockets[0]!;
+    s.open();
+    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    s.receive({ t: 'error', code: 'replaced' });
+    expect(m.confirmSetup()).toBe(false);
+    expect(m.queued).toBe(false);
+    expect(m.phase.kind).toBe('setup');
+    m.dispose();
+  });
+
   it('confirm and wait: sends the arrangement, shows it held, and re-arranging withdraws it', async () => {
     const h = harness();
     const m = newMatch(h, null);
@@ -174,6 +218,53 @@ describe('OnlineMatch', () => {
     expect(m.press('c3')).toEqual({ type: 'unsent', why: 'replaced' });
     expect(m.canSend).toBe(false);
     expect(s.sent.filter((f) => f['t'] === 'move')).toEqual([]);
+    m.dispose();
+  });
+
+  it('a move whose connection was lost before its answer: the page waits to learn whether it arrived, and says when it did not', async () => {
+    const pieces = { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } };
+    const { h, m, s } = await sentesTurn(pieces, [['b3', 'b4'], ['b3', 'c3']]);
+    m.press('b3');
+    expect(m.press('c3')).toEqual({ type: 'sent' });
+    // The phone loses its signal: the socket is given up at once, not after 45 s of silence.
+    h.goOffline();
+    expect(s.closed).toBe(true);
+    expect(m.connection?.kind).toBe('waiting');
+    expect(m.phase.kind).toBe('moved');
+    (h.env.timers as FakeTimers).fire(backoffMs(1));
+    const back = h.sockets[1]!;
+    back.open();
+    // Back, but the missed events are still to come: not yet the player's turn again.
+    back.receive({ t: 'welcome', v: 6, seat: 'host' });
+    expect(m.phase.kind).toBe('moved');
+    expect(m.undeliveredMove).toBeNull();
+    back.receive({ t: 'moved', v: 6, ply: { side: 'sente', from: 'b3', to: 'c3', battle: null }, to_move: 'gote', status: { state: 'ongoing' } });
+    expect(m.undeliveredMove).toBeNull();
+    expect(m.phase.kind).toBe('moved');
+    m.dispose();
+
+    // The same, but the server never had it: the turn comes back, with the reason.
+    const again = await sentesTurn(pieces, [['b3', 'b4'], ['b3', 'c3']]);
+    again.m.press('b3');
+    again.m.press('c3');
+    again.s.drop(1006);
+    (again.h.env.timers as FakeTimers).fire(backoffMs(1));
+    again.h.sockets[1]!.open();
+    again.h.sockets[1]!.receive({ t: 'welcome', v: 5, seat: 'host' });
+    expect(again.m.undeliveredMove).toMatchObject({ from: 'b3', to: 'c3' });
+    expect(again.m.phase.kind).toBe('turn');
+    // Played again, the note goes.
+    again.m.press('b3');
+    expect(again.m.press('c3')).toEqual({ type: 'sent' });
+    expect(again.m.undeliveredMove).toBeNull();
+    again.m.dispose();
+  });
+
+  it('resigning needs the connection: without it the button is off (the connection line says why)', async () => {
+    const { m, s } = await sentesTurn({ b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } }, [['b3', 'b4']]);
+    expect(m.canResign).toBe(true);
+    s.drop(1006);
+    expect(m.canResign).toBe(false);
     m.dispose();
   });
 

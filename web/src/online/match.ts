@@ -26,6 +26,8 @@ export interface OnlineEnv {
   readonly drafts?: SetupDraftStore;
   /** Calls back when the device is online again (a network change); returns a remover. */
   readonly onOnline?: (fn: () => void) => () => void;
+  /** Calls back when the device goes offline; returns a remover. */
+  readonly onOffline?: (fn: () => void) => () => void;
 }
 
 /** Where the online match is, before and around the room's own phases. */
@@ -78,7 +80,13 @@ export class OnlineMatch implements Match {
   private arrangeSent: Arrangement | null = null;
   /** Confirmed while the connection was down: sent as soon as it is back. */
   private arrangeQueued: Arrangement | null = null;
-  private movePending = false;
+  /**
+   * A move sent whose answer has not come. `cut`: its connection was lost before the answer, so
+   * whether the server has it is known only once the page has caught up again.
+   */
+  private moveInFlight: { readonly from: Square; readonly to: Square; readonly plies: number; cut: boolean } | null = null;
+  /** A move the server never received (its connection was lost), until the next ply. */
+  private undelivered: { readonly from: Square; readonly to: Square; readonly plies: number } | null = null;
   private selection: { square: Square; destinations: Destinations } | null = null;
   private lastReports: readonly Report[] = [];
   private readonly announcements: Report[][] = [];
@@ -227,7 +235,7 @@ export class OnlineMatch implements Match {
       }
       case 'playing': {
         const view = s.view;
-        const myTurn = view !== null && view.to_move === s.side && s.legal.length > 0 && !this.movePending;
+        const myTurn = view !== null && view.to_move === s.side && s.legal.length > 0 && this.moveInFlight === null;
         return { kind: myTurn ? 'turn' : 'moved', side: s.side };
       }
       case 'finished':
@@ -292,6 +300,9 @@ export class OnlineMatch implements Match {
   confirmSetup(): boolean {
     const p = this.phase;
     if (p.kind !== 'setup' || this.client === null) return false;
+    // A page that let the game go to another tab keeps nothing to send: the other tab plays.
+    const gone = this.client.connection.kind;
+    if (gone === 'replaced' || gone === 'stopped') return false;
     const arrangement = p.setup.arrangement;
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     if (this.client.connection.kind === 'open') {
@@ -321,7 +332,8 @@ export class OnlineMatch implements Match {
       this.selection = held;
       return { type: 'unsent', why: this.connection?.kind === 'replaced' ? 'replaced' : 'offline' };
     }
-    this.movePending = true;
+    this.moveInFlight = { from: result.from, to: result.to, plies: view.history.length, cut: false };
+    this.undelivered = null;
     return { type: 'sent' };
   }
 
@@ -329,8 +341,14 @@ export class OnlineMatch implements Match {
     // Nothing to hand over: the friend has their own screen.
   }
 
+  /** Only where it can reach the server: a press that went nowhere said nothing. */
   get canResign(): boolean {
-    return this.state?.phase === 'playing';
+    return this.state?.phase === 'playing' && this.canSend;
+  }
+
+  /** The player's move that never reached the server (the connection was lost), to play again. */
+  get undeliveredMove(): { readonly from: Square; readonly to: Square } | null {
+    return this.undelivered;
   }
 
   /** Resigns; the result comes back from the server (`ended`), so nothing is known yet. */
@@ -436,9 +454,11 @@ export class OnlineMatch implements Match {
     this.client = client;
     const offChange = client.onChange(() => this.fromClient());
     const offOnline = this.env.onOnline?.(() => client.reconnectNow()) ?? (() => {});
+    const offOffline = this.env.onOffline?.(() => client.connectionLost()) ?? (() => {});
     this.offClient = () => {
       offChange();
       offOnline();
+      offOffline();
     };
   }
 
@@ -446,15 +466,20 @@ export class OnlineMatch implements Match {
     const c = this.client;
     if (c === null) return;
     const s = c.state;
-    this.movePending = false;
+    this.followMove(c);
     if (s !== null) {
+      // Sent on a connection that was lost before the server said it held it: it goes out again
+      // once the connection is back (the server may have it: the page then learns so first).
+      const reconnecting = c.connection.kind === 'waiting' || c.connection.kind === 'connecting';
+      if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady) this.arrangeQueued ??= this.arrangeSent;
       if (s.youReady || c.lastError !== null || s.phase !== 'arranging' || c.connection.kind !== 'open') {
         this.arrangeSent = null;
       }
       if (this.arrangeQueued !== null && (s.phase !== 'arranging' || s.youReady)) this.arrangeQueued = null;
-      // Back online after confirming without a connection: the arrangement goes out now.
+      // Back online after confirming without a connection: the arrangement goes out now, once
+      // the events missed meanwhile are in (the game may have started without it).
       const queued = this.arrangeQueued;
-      if (queued !== null && c.connection.kind === 'open' && c.arrange(queued)) {
+      if (queued !== null && c.caughtUp && c.arrange(queued)) {
         this.arrangeQueued = null;
         this.arrangeSent = queued;
         this.draft?.clear(queued);
@@ -481,6 +506,25 @@ export class OnlineMatch implements Match {
       this.stageNow = { kind: 'invited', look: err === 'no_room' ? 'missing' : 'closed' };
     }
     this.changed();
+  }
+
+  /** What became of the move in flight: played, refused, or lost with its connection. */
+  private followMove(c: RoomClient): void {
+    const s = c.state;
+    const plies = s?.view?.history.length ?? 0;
+    if (this.undelivered !== null && (s?.phase !== 'playing' || plies !== this.undelivered.plies)) this.undelivered = null;
+    const flight = this.moveInFlight;
+    if (flight === null) return;
+    if (s === null || s.phase !== 'playing' || plies > flight.plies || c.lastError !== null) {
+      this.moveInFlight = null;
+    } else if (c.connection.kind !== 'open') {
+      flight.cut = true;
+    } else if (flight.cut && c.caughtUp) {
+      // Back with everything missed applied, and the move is not among the plies: it never
+      // arrived. The player's turn again, told why.
+      this.moveInFlight = null;
+      this.undelivered = { from: flight.from, to: flight.to, plies };
+    }
   }
 
   private dropClient(): void {

@@ -20,8 +20,8 @@ function cpuMode(modes: readonly Mode[]): Mode | undefined {
 const CONNECTION_ID = 'online-connection';
 
 /** A button that needs the connection says, while disabled, that the connection is why. */
-function offline(b: HTMLButtonElement): HTMLButtonElement {
-  if (b.disabled) b.setAttribute('aria-describedby', CONNECTION_ID);
+function offline<T extends Node>(b: T): T {
+  if (b instanceof HTMLButtonElement && b.disabled) b.setAttribute('aria-describedby', CONNECTION_ID);
   return b;
 }
 
@@ -70,6 +70,8 @@ interface Told {
   rematchSent: boolean;
   /** The friend has confirmed their arrangement (arranging). */
   friendReady: boolean;
+  /** The player's move that never reached the server (the same object while it stands). */
+  undelivered: { readonly from: string; readonly to: string } | null;
 }
 
 const told = new WeakMap<OnlineMatch, Told>();
@@ -133,6 +135,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     inviting: false,
     rematchSent: false,
     friendReady: false,
+    undelivered: null,
   };
   const now: Told = {
     connection: match.connection?.kind ?? null,
@@ -147,6 +150,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     inviting: s !== null && s.seat === 'host' && s.opponent === 'none' && s.phase === 'arranging',
     rematchSent: s?.rematch.you === true && s.rematch.opponent !== true,
     friendReady: s !== null && s.phase === 'arranging' && s.opponentReady,
+    undelivered: match.undeliveredMove,
   };
   // What a sighted player sees come and a blind one must be told: the URL to send, the
   // arrangement confirmed, the game begun and whose move it is, the next game asked for.
@@ -157,6 +161,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
     lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
   }
   if (now.rematchSent && !before.rematchSent) lines.push(t.t('onlineRematchSent'));
+  if (now.undelivered !== null && now.undelivered !== before.undelivered) lines.push(t.t('onlineMoveUndelivered', now.undelivered));
   if (now.friendReady && !before.friendReady) lines.push(t.t('onlineFriendReady'));
   else if (before.friendReady && !now.friendReady && now.phase === 'arranging') lines.push(t.t('onlineFriendUnready'));
   // The connection: only when it is lost or back, not each second of the count-down.
@@ -305,7 +310,10 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
 
   const err = match.lastError;
   // A stale version is mended by a sync, and a seat taken elsewhere is said on the connection's line.
-  const refused = err !== null && err.code !== 'stale_version' && err.code !== 'replaced' ? msg(t.t('onlineRefused', { code: err.code }), 'warn') : null;
+  // So is an arrangement that went out as the game began without it (sent again after a lost
+  // connection, or from a tab that took the seat back): the game is there to play.
+  const stale = err?.code === 'not_arranging' && s.phase !== 'arranging';
+  const refused = err !== null && err.code !== 'stale_version' && err.code !== 'replaced' && !stale ? msg(t.t('onlineRefused', { code: err.code }), 'warn') : null;
 
   switch (s.phase) {
     case 'arranging': {
@@ -320,7 +328,8 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           s.opponentReady ? friendNews(t.t('onlineFriendReady')) : null,
           // Once the friend has confirmed, confirming starts the game: no waiting to announce.
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
-            if (!match.confirmSetup()) kit.note((t) => t.t(connected ? 'onlineConfirmFailed' : 'onlineNotConnected'), 'warn');
+            const why = connected ? 'onlineConfirmFailed' : match.connection?.kind === 'replaced' ? 'onlineReplacedMove' : 'onlineNotConnected';
+            if (!match.confirmSetup()) kit.note((t) => t.t(why), 'warn');
             kit.update();
           }, { key: 'confirm', class: 'btn primary wide' }),
         );
@@ -349,6 +358,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     }
     case 'playing': {
       const p = match.phase;
+      const lost = match.undeliveredMove;
       const mine = s.view?.to_move === s.side;
       const title = mine ? (p.kind === 'turn' ? 'onlineYourTurn' : 'onlineSending') : 'onlineTheirTurn';
       // Whose move, under the badge of the side to move, as the other modes write it ("your
@@ -362,10 +372,11 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
         mine || s.opponent !== 'away' ? h('p', { class: 'hint', text: t.t(mine ? 'onlineTurnHint' : 'onlineTheirHint') }) : null,
         kit.notice(),
         refused,
+        lost === null ? null : msg(t.t('onlineMoveUndelivered', lost), 'warn'),
         kit.reports(match.reports),
       );
       if (s.view !== null) out.push(kit.removed(s.view));
-      out.push(kit.resign(match));
+      out.push(offline(kit.resign(match)));
       break;
     }
     case 'finished': {
