@@ -225,6 +225,35 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('on a phone, a keyboard player is shown the control the focus moves to: the hand-over, then the result', async () => {
+    const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
+    await startLocalTurn(page);
+    const shown = () =>
+      page.evaluate(() => {
+        const el = document.activeElement;
+        const r = el.getBoundingClientRect();
+        // On screen, and not under the strip pinned to the window's bottom.
+        const strip = document.querySelector('.status-strip:not([hidden])')?.getBoundingClientRect();
+        const covered = strip !== undefined && strip.top < r.bottom - 1 && strip.bottom > r.top + 1;
+        return { key: el.dataset.focusKey ?? el.className, inView: r.top >= 0 && r.bottom <= innerHeight && !covered };
+      });
+    const [from, to] = await page.evaluate(() => window.gunjinTest.legalMoves()[0]);
+    await page.focus(`.cell[data-square="${from}"]`);
+    await page.keyboard.press('Enter');
+    await page.focus(`.cell[data-square="${to}"]`);
+    await page.keyboard.press('Enter');
+    assert.equal(await phase(page), 'moved');
+    assert.deepEqual(await shown(), { key: 'hand-over', inView: true });
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter'); // the curtain's button
+    assert.equal(await phase(page), 'turn');
+    await page.focus('[data-focus-key="resign"]');
+    await page.keyboard.press('Enter');
+    assert.equal(await phase(page), 'over');
+    assert.deepEqual(await shown(), { key: 'result', inView: true });
+    await page.close();
+  });
+
   it('offers the arrangement\'s confirm and, at the end, play again in a phone\'s strip, where the panel is screens below', async () => {
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
     await page.click('.mode-button[data-mode="local"]');

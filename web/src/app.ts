@@ -841,7 +841,7 @@ export class App {
       if (phase.kind === 'setup-curtain' || phase.kind === 'turn-curtain') this.focusCurtain();
       // Nobody is seated yet (a room still loading or inviting): its panel places the focus.
       else if (match.viewer === null) return;
-      else if (phase.kind === 'over') this.panel.querySelector<HTMLElement>('.result')?.focus({ preventScroll: true });
+      else if (phase.kind === 'over') this.focusInPanel(this.panel.querySelector<HTMLElement>('.result'));
       else this.focusBoard(phase.side);
     }, 0);
   }
@@ -874,12 +874,23 @@ export class App {
         this.focusBoard(phase.side);
         break;
       case 'moved':
-        this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]')?.focus({ preventScroll: true });
+        this.focusInPanel(this.panel.querySelector<HTMLElement>('[data-focus-key="hand-over"]'));
         break;
       case 'over':
-        this.panel.querySelector<HTMLElement>('.result')?.focus({ preventScroll: true });
+        this.focusInPanel(this.panel.querySelector<HTMLElement>('.result'));
         break;
     }
+  }
+
+  /**
+   * Focuses a control of the panel. A keyboard player is shown it (on a phone or a zoomed page
+   * the panel is a screen below the board, and a focus out of sight is lost); a finger or a
+   * mouse keeps the view, which the strip serves.
+   */
+  private focusInPanel(el: HTMLElement | null): void {
+    if (el === null) return;
+    el.focus({ preventScroll: true });
+    if (this.keyboardLast && typeof el.scrollIntoView === 'function') el.scrollIntoView({ block: 'nearest' });
   }
 
   /**
