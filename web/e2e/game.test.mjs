@@ -938,6 +938,22 @@ describe('panel and page', () => {
     await fresh.goto(server.url);
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');
+    // With the keys, the list is stepped through without the page changing at each step; Enter
+    // (or leaving the list) chooses.
+    await fresh.focus('select.lang');
+    await fresh.keyboard.press('ArrowDown');
+    assert.equal(await fresh.textContent('h1'), '軍人将棋', 'a step through the list is no choice yet');
+    await fresh.keyboard.press('ArrowDown');
+    assert.equal(await fresh.$eval('select.lang', (el) => el.value), 'en');
+    assert.equal(await fresh.textContent('h1'), '軍人将棋');
+    await fresh.keyboard.press('Enter');
+    assert.equal(await fresh.textContent('h1'), 'Gunjin Shogi');
+    assert.equal(await fresh.evaluate(() => document.activeElement?.dataset.focusKey), 'lang');
+    await fresh.keyboard.press('ArrowUp');
+    await fresh.keyboard.press('Tab');
+    assert.equal(await fresh.textContent('h1'), '군인장기', 'leaving the list chooses');
+    await fresh.selectOption('select.lang', 'ja');
+    await fresh.close();
     await page.close();
   });
 

@@ -99,6 +99,8 @@ function withIcon(icon: string, b: HTMLButtonElement): HTMLButtonElement {
 
 /** Plies without a battle from which the count is news (the draw comes at 100). */
 const QUIET_NEWS = 80;
+/** The keys that step through a closed list's options. */
+const STEP_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
 
 /** What the undo says it took back, for the changes that name no square. */
 const UNDONE = { rearrange: 'undoneRearrange', mirror: 'undoneMirror', load: 'undoneLoad' } as const;
@@ -999,7 +1001,25 @@ export class App {
       opt.selected = lang === t.lang;
       select.append(opt);
     }
-    select.addEventListener('change', () => this.setLang(select.value as Lang));
+    // Arrow keys on the closed list change its value (and fire `change`) at each step: going
+    // from 日本語 to English redrew the whole page in Korean on the way. A choice made with the
+    // keys takes effect on Enter or when the focus leaves the list; one made with the pointer
+    // (or in the open list) at once.
+    let stepped = false;
+    const apply = (): void => {
+      stepped = false;
+      if (select.value !== t.lang) this.setLang(select.value as Lang);
+    };
+    select.addEventListener('keydown', (e) => {
+      if (STEP_KEYS.has(e.key)) stepped = true;
+      else if (e.key === 'Enter' && stepped) apply();
+    });
+    select.addEventListener('change', () => {
+      if (!stepped) apply();
+    });
+    select.addEventListener('blur', () => {
+      if (stepped) apply();
+    });
     const sound = button(t.t('sound'), () => this.toggleSound(), { key: 'sound', class: 'btn ghost sound-toggle' });
     sound.setAttribute('aria-pressed', String(this.sounds.enabled));
     this.toolbar.replaceChildren(

@@ -678,8 +678,17 @@ fn general_prey(belief: &Belief) -> Vec<Square> {
 }
 
 /// Leaves out the moves of the general, lieutenant general and major general onto an enemy
-/// piece that may be a mine or the flag, unless nothing else is left.
+/// piece that may be a mine or the flag, unless nothing else is left, or the piece holds the
+/// enemy headquarters and another own officer stands beside it: whatever the attack meets there,
+/// that officer walks in next (the search weighs it). Sparing them there had a won race for the
+/// headquarters shuffled away while the enemy walked into the own.
 fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
+    let enemy_hq = Square::hq(view.side().opponent());
+    let follows_in = |from: Square| {
+        enemy_hq.neighbours().any(|sq| {
+            sq != from && view.own_at(sq).is_some_and(Kind::can_occupy)
+        })
+    };
     let risky = |m: &Move| {
         matches!(
             view.own_at(m.from),
@@ -687,6 +696,7 @@ fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::Mo
         ) && belief
             .kinds_at(m.to)
             .is_some_and(|ks| ks.contains(Kind::Mine) || ks.contains(Kind::Flag))
+            && !(m.to == enemy_hq && follows_in(m.from))
     };
     if moves.iter().any(|m| !risky(m)) {
         moves.retain(|m| !risky(m));
@@ -881,7 +891,14 @@ mod tests {
                         let may_be_still = belief
                             .kinds_at(m.to)
                             .is_some_and(|ks| ks.contains(Kind::Mine) || ks.contains(Kind::Flag));
-                        let risky = officer && may_be_still;
+                        // Into the enemy headquarters with another officer beside it to
+                        // follow in, the attack stays for the search to weigh.
+                        let hq = Square::hq(Side::Gote);
+                        let followed = m.to == hq
+                            && hq.neighbours().any(|sq| {
+                                sq != m.from && view.own_at(sq).is_some_and(Kind::can_occupy)
+                            });
+                        let risky = officer && may_be_still && !followed;
                         assert_eq!(kept.contains(m), !risky || kept.len() == moves.len());
                         spared += usize::from(risky);
                         allowed += usize::from(
