@@ -32,8 +32,8 @@ pub struct ArenaArgs {
     /// Second player.
     #[arg(long)]
     pub b: String,
-    /// Games to play (rounded up to whole side-swapped pairs).
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Games to play (rounded up to whole side-swapped pairs), at most 100,000,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
     pub games: u32,
     /// Seed of the deployment bank and of the players' choices.
     #[arg(long, default_value_t = 1)]
@@ -803,6 +803,26 @@ mod tests {
             deploy_a: None,
             deploy_b: None,
             deployments: false,
+        }
+    }
+
+    /// A game count whose pairs would not fit the count's type is refused when it is read.
+    #[test]
+    fn the_game_count_is_bounded() {
+        #[derive(clap::Parser)]
+        struct Line {
+            #[command(flatten)]
+            arena: ArenaArgs,
+        }
+        let parse = |games: &str| {
+            <Line as clap::Parser>::try_parse_from([
+                "arena", "--a", "random", "--b", "random", "--games", games,
+            ])
+            .map(|line| line.arena.games)
+        };
+        assert_eq!(parse("100000000").ok(), Some(100_000_000));
+        for bad in ["0", "100000001", "4294967295"] {
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 
