@@ -685,9 +685,9 @@ fn general_prey(belief: &Belief) -> Vec<Square> {
 fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
     let enemy_hq = Square::hq(view.side().opponent());
     let follows_in = |from: Square| {
-        enemy_hq.neighbours().any(|sq| {
-            sq != from && view.own_at(sq).is_some_and(Kind::can_occupy)
-        })
+        enemy_hq
+            .neighbours()
+            .any(|sq| sq != from && view.own_at(sq).is_some_and(Kind::can_occupy))
     };
     let risky = |m: &Move| {
         matches!(
