@@ -39,6 +39,17 @@ function reloaded(storage: MemoryStorage, room: RoomSync): { m: OnlineMatch; set
   return { m, setup: p.setup };
 }
 
+/** A new room's match, connected and arranging in `room`. */
+async function arrangingRoom(room: object = ROOM_SYNC) {
+  const h = harness();
+  const m = newMatch(h, null);
+  await flush();
+  const s = h.sockets[0]!;
+  s.open();
+  s.receive({ t: 'sync', v: 1, room });
+  return { h, m, s };
+}
+
 describe('OnlineMatch', () => {
   it('creates a room, keeps the token, shows the room in the address, and arranges at once', async () => {
     const h = harness();
@@ -60,12 +71,7 @@ describe('OnlineMatch', () => {
 
   it('an arrangement whose connection was lost before the server said it held it goes out again, unless the server had it', async () => {
     for (const arrived of [false, true]) {
-      const h = harness();
-      const m = newMatch(h, null);
-      await flush();
-      const s = h.sockets[0]!;
-      s.open();
-      s.receive({ t: 'sync', v: 1, room: { ...ROOM_SYNC, opponent: 'connected' } });
+      const { h, m, s } = await arrangingRoom({ ...ROOM_SYNC, opponent: 'connected' });
       expect(m.confirmSetup()).toBe(true);
       const sent = s.sent.at(-1);
       expect(sent?.['t']).toBe('arrange');
@@ -89,12 +95,7 @@ describe('OnlineMatch', () => {
   });
 
   it('a page that let the seat go to another tab does not keep an arrangement to send later', async () => {
-    const h = harness();
-    const m = newMatch(h, null);
-    await flush();
-    const s = h.sockets[0]!;
-    s.open();
-    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const { m, s } = await arrangingRoom();
     s.receive({ t: 'error', code: 'replaced' });
     expect(m.confirmSetup()).toBe(false);
     expect(m.queued).toBe(false);
@@ -103,12 +104,7 @@ describe('OnlineMatch', () => {
   });
 
   it('confirm and wait: sends the arrangement, shows it held, and re-arranging withdraws it', async () => {
-    const h = harness();
-    const m = newMatch(h, null);
-    await flush();
-    const s = h.sockets[0]!;
-    s.open();
-    s.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    const { h, m, s } = await arrangingRoom();
     const p = m.phase;
     if (p.kind !== 'setup') throw new Error('not arranging');
     const arrangement = p.setup.arrangement;
