@@ -767,11 +767,20 @@ async fn one_address_asking_for_missing_rooms_is_refused_before_the_database() {
             (404, Some("no_room"))
         );
     }
+    let loads = || {
+        server
+            .state
+            .store_stats()
+            .loads
+            .load(std::sync::atomic::Ordering::Relaxed)
+    };
+    let looked_up = loads();
     let (status, body) = http_from(one, addr, "GET", &missing).await;
     assert_eq!(
         (status, body["error"]["code"].as_str()),
         (429, Some("rate_limited"))
     );
+    assert_eq!(loads(), looked_up, "refused before the database was asked");
     let head = http_head(addr, "GET", &missing).await;
     assert!(head.starts_with("http/1.1 429"), "{head}");
     assert!(head.contains("retry-after: 20"), "{head}");
@@ -790,6 +799,22 @@ async fn one_address_asking_for_missing_rooms_is_refused_before_the_database() {
         (status, body["error"]["code"].as_str()),
         (404, Some("no_room"))
     );
+}
+
+#[tokio::test]
+async fn lookups_of_missing_rooms_sent_all_at_once_meet_the_limit_too() {
+    let dir = tempdir::Dir::new("lookup-burst");
+    let mut config = test_config(&dir);
+    config.lookup_misses_per_address_per_min = 3;
+    config.exempt_loopback = false;
+    let server = start(config, None).await;
+    let one: std::net::IpAddr = "127.0.0.1".parse().unwrap();
+    let missing = format!("/api/rooms/{}", "B".repeat(22));
+    let asked = (0..20).map(|_| http_from(one, server.addr, "GET", &missing));
+    let answers = futures_util::future::join_all(asked).await;
+    let found_missing = answers.iter().filter(|(status, _)| *status == 404).count();
+    let refused = answers.iter().filter(|(status, _)| *status == 429).count();
+    assert_eq!((found_missing, refused), (3, 17));
 }
 
 #[tokio::test]

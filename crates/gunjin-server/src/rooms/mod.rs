@@ -440,15 +440,18 @@ impl<G: RefereeGame> RoomsState<G> {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
         };
-        let now = std::time::Instant::now();
+        // Taken before the lookup and given back if the room is there: lookups sent all at once
+        // would otherwise all find the token still there while the database answers the first.
         if let Some(address) = from
-            && !misses().allows(address, now)
+            && !misses().take(address, std::time::Instant::now())
         {
             return Err(RoomError(ErrorCode::RateLimited));
         }
         let loaded = self.load(id).await;
-        if let (Err(RoomError(ErrorCode::NoRoom)), Some(address)) = (&loaded, from) {
-            misses().take(address, now);
+        if let Some(address) = from
+            && !matches!(loaded, Err(RoomError(ErrorCode::NoRoom)))
+        {
+            misses().give_back(address);
         }
         loaded
     }

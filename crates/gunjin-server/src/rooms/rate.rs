@@ -26,9 +26,19 @@ impl TokenBucket {
     }
 
     fn refill(&mut self, now: Instant) {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        // Instants read before an await may come in late: time never runs back (the span since
+        // `last` would be refilled twice).
+        if now <= self.last {
+            return;
+        }
+        let dt = now.duration_since(self.last).as_secs_f64();
         self.tokens = (self.tokens + dt * self.per_sec).min(self.cap);
         self.last = now;
+    }
+
+    /// Gives back a token taken for a request that turned out not to count.
+    fn give_back(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.cap);
     }
 
     /// Takes one token if there is one.
@@ -112,6 +122,18 @@ impl PerAddress {
         let taken = bucket.take(now);
         self.buckets.insert(key, bucket);
         taken
+    }
+
+    /// Gives back a token [`PerAddress::take`] took from `address` (to its bucket, or to the
+    /// shared one if it has none).
+    pub(crate) fn give_back(&mut self, address: IpAddr) {
+        let Some(key) = key_of(address, self.exempt_loopback) else {
+            return;
+        };
+        match self.buckets.get_mut(&key) {
+            Some(bucket) => bucket.give_back(),
+            None => self.overflow.give_back(),
+        }
     }
 
     fn prune(&mut self, now: Instant) {

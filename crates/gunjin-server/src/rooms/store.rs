@@ -106,6 +106,8 @@ pub struct StoreStats {
     pub commit_us: std::sync::atomic::AtomicU64,
     /// The longest commit, in microseconds.
     pub max_commit_us: std::sync::atomic::AtomicU64,
+    /// Rooms looked up (found or not).
+    pub loads: std::sync::atomic::AtomicU64,
 }
 
 const SCHEMA: &str = "
@@ -229,6 +231,9 @@ impl Store {
         game_no_of: fn(&str) -> Option<u32>,
     ) -> Result<Option<StoredRoom>, StoreError> {
         let id = id.to_owned();
+        self.stats
+            .loads
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.ask(|reply| Req::Load {
             id,
             game_no_of,
