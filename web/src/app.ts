@@ -67,7 +67,7 @@ export interface PanelKit {
    * The box that says how a game ended, for the player at `side` ("you won", and why), that takes
    * the focus at the end.
    */
-  result(status: Status, side: Side): HTMLElement;
+  result(status: Status | undefined, side: Side): HTMLElement;
   reportText(r: Report): string;
   /** The start screen's modes, and starting one. */
   readonly modes: readonly Mode[];
@@ -99,8 +99,6 @@ function withIcon(icon: string, b: HTMLButtonElement): HTMLButtonElement {
 
 /** Plies without a battle from which the count is news (the draw comes at 100). */
 const QUIET_NEWS = 80;
-/** The keys that step through a closed list's options. */
-const STEP_KEYS = new Set(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight', 'Home', 'End', 'PageUp', 'PageDown']);
 
 /** What the undo says it took back, for the changes that name no square. */
 const UNDONE = { rearrange: 'undoneRearrange', mirror: 'undoneMirror', load: 'undoneLoad' } as const;
@@ -1001,24 +999,36 @@ export class App {
       opt.selected = lang === t.lang;
       select.append(opt);
     }
-    // Arrow keys on the closed list change its value (and fire `change`) at each step: going
-    // from 日本語 to English redrew the whole page in Korean on the way. A choice made with the
-    // keys takes effect on Enter or when the focus leaves the list; one made with the pointer
-    // (or in the open list) at once.
+    // Keys on the closed list (arrows, a first letter) change its value, and fire `change`, as
+    // they step: going from 日本語 to English redrew the whole page in Korean on the way. A
+    // choice stepped to takes effect on Enter or when the focus leaves the list; one made with
+    // the pointer, or in the opened list, at once.
+    let keyDown = false;
     let stepped = false;
     const apply = (): void => {
       stepped = false;
-      if (select.value !== t.lang) this.setLang(select.value as Lang);
+      if (select.value !== this.i18n.lang) this.setLang(select.value as Lang);
     };
     select.addEventListener('keydown', (e) => {
-      if (STEP_KEYS.has(e.key)) stepped = true;
-      else if (e.key === 'Enter' && stepped) apply();
+      if (e.key === 'Enter' && stepped) {
+        apply();
+        return;
+      }
+      // A change during this key's own default action is a step (Alt+arrow opens the list).
+      if (!e.altKey) {
+        keyDown = true;
+        setTimeout(() => {
+          keyDown = false;
+        }, 0);
+      }
     });
     select.addEventListener('change', () => {
-      if (!stepped) apply();
+      if (keyDown) stepped = true;
+      else apply();
     });
+    // Once the focus has landed where it went, so the redraw finds it there to keep.
     select.addEventListener('blur', () => {
-      if (stepped) apply();
+      if (stepped) setTimeout(apply, 0);
     });
     const sound = button(t.t('sound'), () => this.toggleSound(), { key: 'sound', class: 'btn ghost sound-toggle' });
     sound.setAttribute('aria-pressed', String(this.sounds.enabled));
@@ -1265,7 +1275,8 @@ export class App {
       },
       log: (match) => this.logEl(match),
       resign: (match) => this.resignButton(match),
-      result: (status, side) => this.resultEl(this.verdictText(status, side), this.statusText(status), null),
+      result: (status, side) =>
+        status === undefined ? this.resultEl('', '', null) : this.resultEl(this.verdictText(status, side), this.statusText(status), null),
       reportText: (r) => this.reportText(r),
       modes: MODES,
       startMode: (mode, startWith) => this.startMode(mode, startWith),

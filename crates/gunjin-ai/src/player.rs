@@ -1008,15 +1008,20 @@ mod tests {
     fn a_steady_budget_stops_late_on_a_far_slower_machine() {
         let game = a_game();
         let view = game.view(Side::Sente);
-        for seed in 0..3 {
+        // A short budget at the two-second floor; a long one at eight times its time.
+        for (seed, ms, stop, crawl) in [
+            (0, 100.0, 2000.0, 20.0),
+            (1, 100.0, 2000.0, 20.0),
+            (2, 500.0, 4000.0, 40.0),
+        ] {
             let now = std::cell::Cell::new(0.0);
             let crawling = || {
-                now.set(now.get() + 20.0);
+                now.set(now.get() + crawl);
                 now.get()
             };
             let steady = crate::Budget {
                 max_nodes: None,
-                time_ms: Some(100.0),
+                time_ms: Some(ms),
                 clock: crate::budget::Clock::External(&crawling),
                 time_stops_only: true,
             };
@@ -1024,8 +1029,8 @@ mod tests {
             assert!(game.position().is_legal(answer), "{answer:?}");
             let elapsed = now.get();
             assert!(
-                (2000.0..2300.0).contains(&elapsed),
-                "stopped with the crawling clock at {elapsed} ms of 100"
+                (stop..stop * 1.15).contains(&elapsed),
+                "stopped with the crawling clock at {elapsed} ms of {ms}"
             );
         }
     }

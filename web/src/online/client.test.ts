@@ -111,6 +111,27 @@ describe('RoomClient', () => {
     expect(sockets[0]!.types()).toEqual(['hello']);
   });
 
+  it('a hello turned away for now (rate_limited) is tried again later, and the refusal goes with the welcome', () => {
+    const { client, sockets, timers } = setup();
+    sockets[0]!.open();
+    sockets[0]!.receive({ t: 'error', code: 'rate_limited' });
+    expect(client.connection.kind).toBe('waiting');
+    expect(sockets[0]!.closed).toBe(true);
+    timers.fire(backoffMs(1));
+    sockets[1]!.open();
+    expect(sockets[1]!.sent[0]).toMatchObject({ t: 'hello', token: 'tok' });
+    sockets[1]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    expect(client.connection.kind).toBe('open');
+    expect(client.lastError).toBeNull();
+    // A seat that is gone is not asked for again.
+    const gone = setup();
+    gone.sockets[0]!.open();
+    gone.sockets[0]!.receive({ t: 'error', code: 'bad_token' });
+    expect(gone.client.connection.kind).toBe('stopped');
+    client.dispose();
+    gone.client.dispose();
+  });
+
   it('reconnects with backoff after a drop and replays from its version', () => {
     const { client, sockets, timers } = playing(10);
     sockets[0]!.drop();

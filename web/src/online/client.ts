@@ -447,6 +447,8 @@ export class RoomClient {
         // Events after `since` follow; none if the page is up to date.
         this.awaited = m.v;
         this.accepted();
+        // A refusal of the last connection (its `hello` turned away for now) is over.
+        this.error = null;
         break;
       case 'sync':
         this.awaited = m.v;
@@ -469,6 +471,13 @@ export class RoomClient {
       case 'unknown':
         return;
       case 'error':
+        if (this.conn.kind === 'connecting' && !FATAL.has(m.code) && m.code !== 'replaced') {
+          // `hello` turned away for now (too many requests from this address): the server keeps
+          // the socket until its hello timeout, and this page would say nothing more on it. Try
+          // again later, as after a lost connection.
+          this.lost();
+          return;
+        }
         this.error = { code: m.code };
         if (m.code === 'stale_version') this.send({ t: 'sync' });
         if (FATAL.has(m.code)) this.stop();

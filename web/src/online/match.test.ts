@@ -256,6 +256,42 @@ describe('OnlineMatch', () => {
     again.m.dispose();
   });
 
+  it('a move in flight is not ended by a refusal that stood before it, and is let go by a page whose seat went elsewhere', async () => {
+    const pieces = { b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } };
+    const { m, s } = await sentesTurn(pieces, [['b3', 'b4'], ['b3', 'c3']]);
+    s.receive({ t: 'error', code: 'bad_request' });
+    m.press('b3');
+    expect(m.press('c3')).toEqual({ type: 'sent' });
+    s.receive({ t: 'presence', opponent: 'connected' });
+    expect(m.phase.kind).toBe('moved');
+    s.receive({ t: 'error', code: 'replaced' });
+    expect(m.phase.kind).toBe('turn');
+    expect(m.undeliveredMove).toBeNull();
+    m.dispose();
+  });
+
+  it('an arrangement taken back and changed while the connection was down replaces the one the server got', async () => {
+    const { h, m, s } = await arrangingRoom({ ...ROOM_SYNC, opponent: 'connected' });
+    expect(m.confirmSetup()).toBe(true);
+    const first = s.sent.at(-1);
+    h.goOffline();
+    expect(m.unarrange()).toBe(true);
+    const p = m.phase;
+    if (p.kind !== 'setup') throw new Error('not arranging');
+    p.setup.mirror();
+    expect(m.confirmSetup()).toBe(true);
+    const second = { t: 'arrange', setup: { ...p.setup.arrangement } };
+    expect(second).not.toEqual(first);
+    (h.env.timers as FakeTimers).fire(backoffMs(1));
+    const back = h.sockets[1]!;
+    back.open();
+    // The server had the first.
+    back.receive({ t: 'welcome', v: 2, seat: 'host' });
+    back.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+    expect(back.sent.filter((f) => f['t'] === 'arrange')).toEqual([second]);
+    m.dispose();
+  });
+
   it('resigning needs the connection: without it the button is off (the connection line says why)', async () => {
     const { m, s } = await sentesTurn({ b3: { side: 'sente', kind: 'tank' }, b4: { side: 'gote' } }, [['b3', 'b4']]);
     expect(m.canResign).toBe(true);

@@ -8,7 +8,7 @@ import type { Arrangement, Destinations, Engine, Side, Square, Status, View } fr
 import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type TurnEvent } from '../state/match';
 import type { Report } from '../state/messages';
 import type { Setups } from '../state/review';
-import { SetupState, type ArrangementStore, type DraftSink, type SetupDraftStore } from '../state/setup';
+import { sameArrangement, SetupState, type ArrangementStore, type DraftSink, type SetupDraftStore } from '../state/setup';
 import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
 import type { Legal, SeatAnswer } from './protocol';
@@ -84,7 +84,14 @@ export class OnlineMatch implements Match {
    * A move sent whose answer has not come. `cut`: its connection was lost before the answer, so
    * whether the server has it is known only once the page has caught up again.
    */
-  private moveInFlight: { readonly from: Square; readonly to: Square; readonly plies: number; cut: boolean } | null = null;
+  private moveInFlight: {
+    readonly from: Square;
+    readonly to: Square;
+    readonly plies: number;
+    /** The refusal standing when it was sent: not this move's. */
+    readonly errorBefore: { readonly code: string } | null;
+    cut: boolean;
+  } | null = null;
   /** A move the server never received (its connection was lost), until the next ply. */
   private undelivered: { readonly from: Square; readonly to: Square; readonly plies: number } | null = null;
   private selection: { square: Square; destinations: Destinations } | null = null;
@@ -332,7 +339,7 @@ export class OnlineMatch implements Match {
       this.selection = held;
       return { type: 'unsent', why: this.connection?.kind === 'replaced' ? 'replaced' : 'offline' };
     }
-    this.moveInFlight = { from: result.from, to: result.to, plies: view.history.length, cut: false };
+    this.moveInFlight = { from: result.from, to: result.to, plies: view.history.length, errorBefore: this.client?.lastError ?? null, cut: false };
     this.undelivered = null;
     return { type: 'sent' };
   }
@@ -471,11 +478,19 @@ export class OnlineMatch implements Match {
       // Sent on a connection that was lost before the server said it held it: it goes out again
       // once the connection is back (the server may have it: the page then learns so first).
       const reconnecting = c.connection.kind === 'waiting' || c.connection.kind === 'connecting';
-      if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady) this.arrangeQueued ??= this.arrangeSent;
+      if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady && this.arrangeQueued === null) {
+        this.arrangeQueued = this.arrangeSent;
+        // Kept for a reload meanwhile, as an arrangement being made is (its draft went when it
+        // was sent).
+        this.draft?.save(this.arrangeSent);
+      }
       if (s.youReady || c.lastError !== null || s.phase !== 'arranging' || c.connection.kind !== 'open') {
         this.arrangeSent = null;
       }
-      if (this.arrangeQueued !== null && (s.phase !== 'arranging' || s.youReady)) this.arrangeQueued = null;
+      // Held by the server already (the same one: a player may have taken it back and confirmed
+      // another while the connection was down, which then replaces it).
+      const held = s.youReady && s.held !== null && this.arrangeQueued !== null && sameArrangement(s.held, this.arrangeQueued);
+      if (this.arrangeQueued !== null && (s.phase !== 'arranging' || held)) this.arrangeQueued = null;
       // Back online after confirming without a connection: the arrangement goes out now, once
       // the events missed meanwhile are in (the game may have started without it).
       const queued = this.arrangeQueued;
@@ -515,7 +530,10 @@ export class OnlineMatch implements Match {
     if (this.undelivered !== null && (s?.phase !== 'playing' || plies !== this.undelivered.plies)) this.undelivered = null;
     const flight = this.moveInFlight;
     if (flight === null) return;
-    if (s === null || s.phase !== 'playing' || plies > flight.plies || c.lastError !== null) {
+    const refused = c.lastError !== null && c.lastError !== flight.errorBefore;
+    // A page that let the seat go learns nothing more: the tab that took it plays on.
+    const gone = c.connection.kind === 'replaced' || c.connection.kind === 'stopped';
+    if (s === null || s.phase !== 'playing' || plies > flight.plies || refused || gone) {
       this.moveInFlight = null;
     } else if (c.connection.kind !== 'open') {
       flight.cut = true;

@@ -124,7 +124,7 @@ describe('announce', () => {
     socket.receive({ t: 'ready', v: 2, who: 'you', ready: true });
     announce(match, kit);
     expect(said.join(' ')).not.toContain(en.t('onlineWaitingTitle'));
-    // Alone in the room, the wait is said.
+    // With the friend still arranging, the wait is said.
     const alone = await connected({ ...ROOM_SYNC, opponent: 'connected' }, 1);
     alone.said.length = 0;
     expect(alone.match.confirmSetup()).toBe(true);

@@ -381,12 +381,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     }
     case 'finished': {
       const status = s.view?.status;
-      out.push(
-        status === undefined
-          ? h('div', { class: 'result', attrs: { tabindex: '-1' } }, h('h2', { text: t.t('overTitle') }))
-          : kit.result(status, s.side),
-        kit.reports(match.reports),
-      );
+      out.push(kit.result(status, s.side), kit.reports(match.reports));
       if (s.view !== null) out.push(...kit.revealedRemoved(s.view));
       if (s.rematch.opponent && !s.rematch.you) out.push(friendNews(t.t('onlineRematchAsked')));
       if (s.rematch.you) {

@@ -285,7 +285,7 @@ export class ArrangementStore {
   }
 }
 
-function sameArrangement(a: Arrangement, b: Arrangement): boolean {
+export function sameArrangement(a: Arrangement, b: Arrangement): boolean {
   const squares = Object.keys(a) as (keyof Arrangement)[];
   return squares.length === Object.keys(b).length && squares.every((sq) => a[sq] === b[sq]);
 }
