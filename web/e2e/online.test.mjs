@@ -491,6 +491,7 @@ describe('play a friend by URL', () => {
     // A phone losing its signal closes nothing: the page goes by the browser's word.
     await host.context().setOffline(true);
     await host.waitForSelector('[data-connection="waiting"]', { timeout: 5000 });
+    assert.match(await host.textContent('.online-status'), /Offline: the game reconnects as soon as the network is back/);
     await host.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
     await host.waitForSelector('text=your arrangement goes to the server as soon as the connection is back');
     await host.context().setOffline(false);

@@ -232,6 +232,7 @@ export const en = {
   onlineConnecting: 'Connecting…',
   onlineConnected: 'Connected',
   onlineReconnecting: 'Connection lost: retrying in {seconds} s',
+  onlineOffline: 'Offline: the game reconnects as soon as the network is back.',
   onlineRestarting: 'The server is restarting: reconnecting in {seconds} s',
   onlineStopped: 'Disconnected',
   onlineReplaced: 'This game was opened in another tab or on another device, so this page let go of it',

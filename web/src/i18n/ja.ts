@@ -234,6 +234,7 @@ export const ja: Catalogue = {
   onlineConnecting: '接続中…',
   onlineConnected: '接続済み',
   onlineReconnecting: '接続が切れました。{seconds} 秒後に再接続します',
+  onlineOffline: 'オフラインです。ネットワークが戻りしだい再接続します。',
   onlineRestarting: 'サーバーが再起動しています。{seconds} 秒後に再接続します',
   onlineStopped: '切断されています',
   onlineReplaced: 'この対局は別のタブか別の端末で開かれたので、ここでの接続を切りました',

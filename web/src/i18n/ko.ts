@@ -232,6 +232,7 @@ export const ko: Catalogue = {
   onlineConnecting: '연결하는 중…',
   onlineConnected: '연결됨',
   onlineReconnecting: '연결이 끊겼습니다. {seconds}초 후 다시 연결합니다',
+  onlineOffline: '오프라인입니다. 네트워크가 돌아오는 대로 다시 연결합니다.',
   onlineRestarting: '서버가 다시 시작하는 중입니다. {seconds}초 후 다시 연결합니다',
   onlineStopped: '연결 끊김',
   onlineReplaced: '이 게임이 다른 탭이나 다른 기기에서 열려서 여기서는 연결을 끊었습니다',

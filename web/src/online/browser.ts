@@ -67,5 +67,6 @@ export function browserEnv(): OnlineEnv {
       window.addEventListener('offline', fn);
       return () => window.removeEventListener('offline', fn);
     },
+    isOnline: () => navigator.onLine,
   };
 }

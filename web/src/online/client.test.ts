@@ -111,6 +111,32 @@ describe('RoomClient', () => {
     expect(sockets[0]!.types()).toEqual(['hello']);
   });
 
+  it('without a network it waits the longest and says it is offline, rather than trying every half second', () => {
+    const sockets: FakeSocket[] = [];
+    const timers = new FakeTimers();
+    let online = true;
+    const client = new RoomClient('tok', {
+      connect: () => {
+        const s = new FakeSocket();
+        sockets.push(s);
+        return s;
+      },
+      timers,
+      online: () => online,
+    });
+    sockets[0]!.open();
+    sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
+    online = false;
+    client.connectionLost();
+    expect(client.connection).toEqual({ kind: 'waiting', attempt: 1, retryMs: backoffMs(Infinity), offline: true });
+    // The network back: at once.
+    online = true;
+    client.reconnectNow();
+    expect(client.connection.kind).toBe('connecting');
+    expect(sockets).toHaveLength(2);
+    client.dispose();
+  });
+
   it('a hello turned away for now (rate_limited) is tried again later, and the refusal goes with the welcome', () => {
     const { client, sockets, timers } = setup();
     sockets[0]!.open();

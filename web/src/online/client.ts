@@ -71,7 +71,8 @@ export type Connection =
   | { readonly kind: 'connecting'; readonly attempt: number }
   | { readonly kind: 'open' }
   /** `restarting`: the server said it was going away (a restart), and has not answered since. */
-  | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number; readonly restarting?: true }
+  /** `offline`: the browser says it has no network; tried again when it has (and now and then). */
+  | { readonly kind: 'waiting'; readonly attempt: number; readonly retryMs: number; readonly restarting?: true; readonly offline?: true }
   /** No more reconnections: the room is closed, the token refused, or the client disposed. */
   | { readonly kind: 'stopped' }
   /** Another tab or device took this seat; it is taken back only when the player asks. */
@@ -210,6 +211,8 @@ export interface ClientDeps {
   /** Opens the room's WebSocket. */
   readonly connect: () => SocketLike;
   readonly timers: Timers;
+  /** Whether the browser says it has a network (`navigator.onLine`). */
+  readonly online?: () => boolean;
 }
 
 export class RoomClient {
@@ -376,8 +379,18 @@ export class RoomClient {
   private lost(): void {
     this.dropSocket();
     if (this.disposed || this.conn.kind === 'stopped') return;
-    const retryMs = backoffMs(this.attempt);
-    this.conn = { kind: 'waiting', attempt: this.attempt, retryMs, ...(this.restarting ? { restarting: true as const } : {}) };
+    // Without a network every try fails at once: the longest wait, said as such (the page had
+    // flickered "connecting" at each try). The browser's word that it is back comes as
+    // `reconnectNow`; the tries go on in case that word never comes.
+    const offline = this.deps.online?.() === false;
+    const retryMs = offline ? backoffMs(Infinity) : backoffMs(this.attempt);
+    this.conn = {
+      kind: 'waiting',
+      attempt: this.attempt,
+      retryMs,
+      ...(this.restarting ? { restarting: true as const } : {}),
+      ...(offline ? { offline: true as const } : {}),
+    };
     this.attempt += 1;
     this.retryTimer = this.deps.timers.set(() => {
       this.retryTimer = null;

@@ -28,6 +28,8 @@ export interface OnlineEnv {
   readonly onOnline?: (fn: () => void) => () => void;
   /** Calls back when the device goes offline; returns a remover. */
   readonly onOffline?: (fn: () => void) => () => void;
+  /** Whether the device says it has a network. */
+  readonly isOnline?: () => boolean;
 }
 
 /** Where the online match is, before and around the room's own phases. */
@@ -456,7 +458,7 @@ export class OnlineMatch implements Match {
   private seat(token: string): void {
     const room = this.roomId;
     if (room === null) return;
-    const deps: ClientDeps = { connect: () => this.env.socket(room), timers: this.env.timers };
+    const deps: ClientDeps = { connect: () => this.env.socket(room), timers: this.env.timers, ...(this.env.isOnline ? { online: this.env.isOnline } : {}) };
     const client = new RoomClient(token, deps);
     this.client = client;
     const offChange = client.onChange(() => this.fromClient());

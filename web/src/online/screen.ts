@@ -8,7 +8,7 @@ import type { Mode } from '../modes';
 import type { I18n, MessageKey } from '../i18n';
 import type { Match } from '../state/match';
 import { button, h, sideBadge, withBadge } from '../ui/dom';
-import type { RoomState } from './client';
+import type { Connection, RoomState } from './client';
 import type { OnlineMatch } from './match';
 
 /** The CPU mode to switch to ("play the CPU without waiting", the 2-minute offer), if any. */
@@ -169,7 +169,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   if (now.connection !== before.connection) {
     if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineConnected'));
     else if (c?.kind === 'waiting' && !before.lost) {
-      lines.push(t.t(c.restarting ? 'onlineRestarting' : 'onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }));
+      lines.push(waitingText(t, c));
       now.lost = true;
     } else if (c?.kind === 'stopped') {
       lines.push(t.t('onlineStopped'));
@@ -406,6 +406,12 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
   return out;
 }
 
+/** What the page says while it waits to reconnect. */
+function waitingText(t: I18n, c: Extract<Connection, { kind: 'waiting' }>): string {
+  if (c.offline) return t.t('onlineOffline');
+  return t.t(c.restarting ? 'onlineRestarting' : 'onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) });
+}
+
 function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
   const t = kit.i18n;
   const c = match.connection;
@@ -418,7 +424,7 @@ function connectionEl(match: OnlineMatch, kit: PanelKit): Node {
       cls = 'open';
       break;
     case 'waiting':
-      text = c?.kind === 'waiting' ? t.t(c.restarting ? 'onlineRestarting' : 'onlineReconnecting', { seconds: Math.ceil(c.retryMs / 1000) }) : '';
+      text = c?.kind === 'waiting' ? waitingText(t, c) : '';
       cls = 'waiting';
       break;
     case 'stopped':
