@@ -4,7 +4,8 @@ import { backoffMs, CONNECT_MS, PING_MS, RoomClient, SILENCE_MS } from './client
 import { FakeSocket, FakeTimers, ROOM_SYNC } from './fakes';
 import { parseServerMessage } from './protocol';
 
-function setup(): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimers } {
+/** A client on fake sockets and timers; `online` is the browser's word on its network. */
+function setup(online?: () => boolean): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimers } {
   const sockets: FakeSocket[] = [];
   const timers = new FakeTimers();
   const client = new RoomClient('tok', {
@@ -14,6 +15,7 @@ function setup(): { client: RoomClient; sockets: FakeSocket[]; timers: FakeTimer
       return s;
     },
     timers,
+    ...(online === undefined ? {} : { online }),
   });
   return { client, sockets, timers };
 }
@@ -112,18 +114,8 @@ describe('RoomClient', () => {
   });
 
   it('without a network it waits the longest and says it is offline, rather than trying every half second', () => {
-    const sockets: FakeSocket[] = [];
-    const timers = new FakeTimers();
     let online = true;
-    const client = new RoomClient('tok', {
-      connect: () => {
-        const s = new FakeSocket();
-        sockets.push(s);
-        return s;
-      },
-      timers,
-      online: () => online,
-    });
+    const { client, sockets } = setup(() => online);
     sockets[0]!.open();
     sockets[0]!.receive({ t: 'sync', v: 1, room: ROOM_SYNC });
     online = false;
