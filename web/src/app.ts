@@ -1011,6 +1011,8 @@ export class App {
     };
     select.addEventListener('keydown', (e) => {
       if (e.key === 'Enter' && stepped) {
+        // Chromium would also open the list, which then held the next keys.
+        e.preventDefault();
         apply();
         return;
       }
