@@ -71,6 +71,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
+                unshuffle: 0,
                 spare_top_officers: false,
                 spare_lost_battles: false,
                 hq_check: true,
@@ -96,6 +97,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 0,
                 general_hunt: 0,
+                unshuffle: 0,
                 spare_top_officers: false,
                 spare_lost_battles: true,
                 hq_check: true,
@@ -121,6 +123,7 @@ impl Level {
                 contact: 20,
                 spy_hunt: 40,
                 general_hunt: 40,
+                unshuffle: 20,
                 spare_top_officers: true,
                 spare_lost_battles: false,
                 hq_check: true,
@@ -185,6 +188,10 @@ pub(crate) struct Plan {
     /// lieutenant general or major general (or possibly the general), added at the root: such a
     /// piece eats its way through the own lines until the general, which beats it, arrives.
     general_hunt: i32,
+    /// Taken off, at the root, a quiet move that puts back the side's own last quiet move (the
+    /// piece stepping back where it came from): among moves the search scores alike, a player
+    /// would not shuffle one piece to and fro for dozens of plies.
+    unshuffle: i32,
     /// The general, lieutenant general and major general attack no enemy piece that may be a
     /// mine or the flag (one never seen to move) while another move is left, as the seed page
     /// advises: traded for a mine or a backed flag, they are worth more than their material.
@@ -228,6 +235,7 @@ pub(crate) const GREEDY: Plan = Plan {
     contact: 0,
     spy_hunt: 0,
     general_hunt: 0,
+    unshuffle: 0,
     spare_top_officers: false,
     spare_lost_battles: false,
     hq_check: false,
@@ -580,6 +588,13 @@ fn decide_told(
             *score += f64::from(hunt_bonus(view, hunter, &to_prey, *mv, unit));
         }
     }
+    if plan.unshuffle != 0 {
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            if puts_back_last_move(view, *mv) {
+                *score -= f64::from(plan.unshuffle);
+            }
+        }
+    }
     if plan.contact != 0 {
         let bonus = contact_bonus(
             view.side(),
@@ -594,6 +609,15 @@ fn decide_told(
         }
     }
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// Whether `mv` steps the piece the side moved last, without a battle, back where it came from.
+fn puts_back_last_move(view: &PlayerView, mv: Move) -> bool {
+    view.history()
+        .iter()
+        .rev()
+        .find(|ply| ply.side == view.side())
+        .is_some_and(|ply| ply.battle.is_none() && ply.from == mv.to && ply.to == mv.from)
 }
 
 /// Quiet plies after which a side ahead starts walking towards battles.
@@ -866,6 +890,52 @@ mod tests {
             ("c6", Side::Gote, Kind::Captain),
             ("f7", Side::Gote, Kind::Mine),
         ])
+    }
+
+    /// Only the step back of the piece the side moved last, without a battle, is a put-back.
+    #[test]
+    fn a_put_back_is_the_last_quiet_move_undone() {
+        use gunjin::rand::RngExt as _;
+        let mut checked = 0;
+        for seed in 0..20u64 {
+            let mut game = crate::auto_game(seed);
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 60 {
+                let moves = game.position().legal_moves();
+                let mv = moves[rng.random_range(0..moves.len())];
+                game.play(mv).expect("legal");
+                let Some(last) = game.history().last().copied() else {
+                    continue;
+                };
+                if !game.status().is_ongoing() {
+                    break;
+                }
+                // The other side to move now: its own last ply is the one before.
+                let view = game.view(game.position().to_move());
+                let own_last = game
+                    .history()
+                    .iter()
+                    .rev()
+                    .find(|p| p.side == view.side())
+                    .copied();
+                let back = |p: &gunjin::Ply| Move {
+                    from: p.to,
+                    to: p.from,
+                };
+                // The mover's ply is never the side to move's own.
+                assert!(last.side != view.side());
+                if let Some(own) = own_last {
+                    assert_eq!(puts_back_last_move(&view, back(&own)), own.battle.is_none());
+                    assert!(!puts_back_last_move(&view, own.mv()));
+                    checked += usize::from(own.battle.is_none());
+                }
+                assert!(
+                    !puts_back_last_move(&view, back(&last))
+                        || own_last.is_some_and(|o| back(&o) == back(&last))
+                );
+            }
+        }
+        assert!(checked > 100, "{checked}");
     }
 
     /// The seed page's advice: the top three officers hit no piece that may be a mine or the
