@@ -78,6 +78,14 @@ export type Connection =
   /** Another tab or device took this seat; it is taken back only when the player asks. */
   | { readonly kind: 'replaced' };
 
+/**
+ * The client will not connect again by itself: the room is done with it, or the player let the
+ * seat go to another tab. Anything it holds to send is moot.
+ */
+export function givenUp(conn: Connection): boolean {
+  return conn.kind === 'stopped' || conn.kind === 'replaced';
+}
+
 /** Reconnection delays: 0.5 s doubling up to 10 s. */
 export function backoffMs(attempt: number): number {
   return Math.min(10_000, 500 * 2 ** Math.max(0, attempt - 1));

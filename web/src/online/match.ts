@@ -9,7 +9,7 @@ import { loadPreviousArrangement, pressOnTurn, type Match, type Phase, type Turn
 import type { Report } from '../state/messages';
 import type { Setups } from '../state/review';
 import { sameArrangement, SetupState, type ArrangementStore, type DraftSink, type SetupDraftStore } from '../state/setup';
-import { RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
+import { givenUp, RoomClient, type ClientDeps, type Connection, type RoomState, type SocketLike, type Timers } from './client';
 import { createRoom, joinRoom, lookRoom, SeatStore, type Http, type RoomLook } from './lobby';
 import type { Legal, SeatAnswer } from './protocol';
 
@@ -310,8 +310,7 @@ export class OnlineMatch implements Match {
     const p = this.phase;
     if (p.kind !== 'setup' || this.client === null) return false;
     // A page that let the game go to another tab keeps nothing to send: the other tab plays.
-    const gone = this.client.connection.kind;
-    if (gone === 'replaced' || gone === 'stopped') return false;
+    if (givenUp(this.client.connection)) return false;
     const arrangement = p.setup.arrangement;
     if (this.engine.validate(p.side, arrangement).length > 0) return false;
     if (this.client.connection.kind === 'open') {
@@ -479,7 +478,7 @@ export class OnlineMatch implements Match {
     if (s !== null) {
       // Sent on a connection that was lost before the server said it held it: it goes out again
       // once the connection is back (the server may have it: the page then learns so first).
-      const reconnecting = c.connection.kind === 'waiting' || c.connection.kind === 'connecting';
+      const reconnecting = c.connection.kind !== 'open' && !givenUp(c.connection);
       if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady && this.arrangeQueued === null) {
         this.arrangeQueued = this.arrangeSent;
         // Kept for a reload meanwhile, as an arrangement being made is (its draft went when it
@@ -534,8 +533,7 @@ export class OnlineMatch implements Match {
     if (flight === null) return;
     const refused = c.lastError !== null && c.lastError !== flight.errorBefore;
     // A page that let the seat go learns nothing more: the tab that took it plays on.
-    const gone = c.connection.kind === 'replaced' || c.connection.kind === 'stopped';
-    if (s === null || s.phase !== 'playing' || plies > flight.plies || refused || gone) {
+    if (s === null || s.phase !== 'playing' || plies > flight.plies || refused || givenUp(c.connection)) {
       this.moveInFlight = null;
     } else if (c.connection.kind !== 'open') {
       flight.cut = true;

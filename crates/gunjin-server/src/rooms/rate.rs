@@ -26,8 +26,8 @@ impl TokenBucket {
     }
 
     fn refill(&mut self, now: Instant) {
-        // Instants read before an await may come in late: time never runs back (the span since
-        // `last` would be refilled twice).
+        // Requests read the clock before they take the lock, so their instants may come in out
+        // of order: time never runs back (the span since `last` would be refilled twice).
         if now <= self.last {
             return;
         }
