@@ -286,8 +286,14 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> io::Result<()> {
             if args.verbose || args.deployments || args.trace.is_some() || args.plies {
                 writeln!(
                     out,
-                    "game {}: {} as {} vs {} — {:?} after {} plies; left: {}",
-                    number, args.a, a_side, args.b, status, plies, left
+                    "game {}: {} as {} vs {} — {} after {} plies; left: {}",
+                    number,
+                    args.a,
+                    a_side,
+                    args.b,
+                    ending(status),
+                    plies,
+                    left
                 )?;
             }
             if args.deployments {
@@ -377,10 +383,28 @@ fn describe_ply(pos: &gunjin::Position, ply: u64, mv: Move) -> String {
             .play(mv)
             .ok()
             .and_then(|p| p.battle)
-            .map_or_else(|| "illegal".to_owned(), |b| format!("{:?}", b.outcome));
+            .map_or_else(|| "illegal".to_owned(), |b| wire_name(&b.outcome));
         line.push_str(&format!(" x {} {}: {outcome}", def.side, def.kind.id()));
     }
     line
+}
+
+/// How a game ended, in the referee protocol's words: `sente won (occupation)`, `draw
+/// (no_battle_limit)`.
+fn ending(status: Status) -> String {
+    match status {
+        Status::Ongoing => "ongoing".to_owned(),
+        Status::Won { winner, reason } => format!("{winner} won ({})", wire_name(&reason)),
+        Status::Draw { reason } => format!("draw ({})", wire_name(&reason)),
+    }
+}
+
+/// A unit enum's name as the referee protocol spells it (`no_battle_limit`, `attacker`).
+fn wire_name(value: &impl serde::Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => "?".to_owned(),
+    }
 }
 
 /// The kinds each side still has on the board, as `sente: general, tank / gote: …`.
@@ -824,6 +848,20 @@ mod tests {
         for bad in ["0", "100000001", "4294967295"] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn endings_and_battles_read_as_the_protocol_spells_them() {
+        let won = Status::Won {
+            winner: Side::Gote,
+            reason: gunjin::WinReason::Occupation,
+        };
+        assert_eq!(ending(won), "gote won (occupation)");
+        let drawn = Status::Draw {
+            reason: gunjin::DrawReason::NoBattleLimit,
+        };
+        assert_eq!(ending(drawn), "draw (no_battle_limit)");
+        assert_eq!(wire_name(&gunjin::Outcome::Defender), "defender");
     }
 
     #[test]
