@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { View } from '../engine';
-import { backoffMs, CONNECT_MS, PING_MS, RoomClient, SILENCE_MS } from './client';
+import { ANSWER_MS, backoffMs, CONNECT_MS, PING_MS, RoomClient, SILENCE_MS } from './client';
 import { FakeSocket, FakeTimers, ROOM_SYNC } from './fakes';
 import { parseServerMessage } from './protocol';
 
@@ -219,6 +219,29 @@ describe('RoomClient', () => {
     timers.fire(SILENCE_MS);
     expect(sockets[0]!.closed).toBe(true);
     expect(client.connection.kind).toBe('waiting');
+  });
+
+  it('finds out within ANSWER_MS that a request went into a dead connection', () => {
+    const { client, socket, timers } = playing();
+    expect(client.move('b3', 'b4')).toBe(true);
+    expect(socket.types().slice(-2)).toEqual(['ping', 'move']);
+    expect(timers.delays()).toContain(ANSWER_MS);
+    // No answer, not even the pong: the socket is given up long before the 45 s of silence.
+    timers.fire(ANSWER_MS);
+    expect(socket.closed).toBe(true);
+    expect(client.connection.kind).toBe('waiting');
+  });
+
+  it('keeps a connection that answers a request, and asks with one ping at a time', () => {
+    const { client, socket, timers } = playing();
+    client.move('b3', 'b4');
+    client.resign();
+    expect(socket.types().slice(-3)).toEqual(['ping', 'move', 'resign']);
+    socket.receive({ t: 'pong' });
+    expect(timers.delays()).not.toContain(ANSWER_MS);
+    timers.fire(ANSWER_MS);
+    expect(client.connection.kind).toBe('open');
+    expect(socket.closed).toBe(false);
   });
 
   it('gives up on a socket that does not open in time, and tries again', () => {

@@ -97,6 +97,11 @@ const GOING_AWAY = 1001;
 /** How often a ping goes out, and how long the page waits for any frame before reconnecting. */
 export const PING_MS = 20_000;
 export const SILENCE_MS = 45_000;
+/**
+ * How long the page waits for any frame after a request of the player's (a move, an arrangement):
+ * a connection that died without closing would otherwise hold the move for the whole silence.
+ */
+export const ANSWER_MS = 10_000;
 /** How long opening a socket may take: a handshake lost on a changing network never ends. */
 export const CONNECT_MS = 15_000;
 
@@ -238,6 +243,8 @@ export class RoomClient {
   private retryTimer: number | null = null;
   private pingTimer: number | null = null;
   private silenceTimer: number | null = null;
+  /** A request went out and the silence limit is the shorter `ANSWER_MS` until a frame comes. */
+  private probing = false;
   private readonly listeners = new Set<() => void>();
   private disposed = false;
 
@@ -342,12 +349,20 @@ export class RoomClient {
 
   private send(msg: ClientMessage): boolean {
     if (this.conn.kind !== 'open' || this.socket === null) return false;
+    // Not every request is answered to this socket (a rematch waits for the friend); a ping
+    // always is, so a live connection answers in time and a dead one is found out.
+    const probe = msg.t !== 'ping' && !this.probing;
     try {
+      if (probe) this.socket.send(JSON.stringify({ t: 'ping' }));
       this.socket.send(JSON.stringify(msg));
-      return true;
     } catch {
       return false;
     }
+    if (probe) {
+      this.armSilence(ANSWER_MS);
+      this.probing = true;
+    }
+    return true;
   }
 
   private open(): void {
@@ -441,6 +456,7 @@ export class RoomClient {
   /** Any frame proves the connection alive; a long silence means it is dead (a network change). */
   private armSilence(ms = SILENCE_MS): void {
     this.clearTimer('silence');
+    this.probing = false;
     this.silenceTimer = this.deps.timers.set(() => {
       this.silenceTimer = null;
       this.lost();
