@@ -67,6 +67,13 @@ export function browserEnv(): OnlineEnv {
       window.addEventListener('offline', fn);
       return () => window.removeEventListener('offline', fn);
     },
+    onVisible: (fn) => {
+      const shown = (): void => {
+        if (document.visibilityState === 'visible') fn();
+      };
+      document.addEventListener('visibilitychange', shown);
+      return () => document.removeEventListener('visibilitychange', shown);
+    },
     isOnline: () => navigator.onLine,
   };
 }

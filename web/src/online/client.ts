@@ -332,6 +332,19 @@ export class RoomClient {
     this.lost();
   }
 
+  /**
+   * The page is shown again (a phone woken, a tab brought back): its connection may have died
+   * while it slept, so it is asked for an answer within `ANSWER_MS`; one that was waiting to
+   * reconnect does so at once.
+   */
+  checkConnection(): void {
+    if (this.conn.kind === 'waiting') {
+      this.reconnectNow();
+      return;
+    }
+    if (this.conn.kind === 'open' && !this.probing && this.send({ t: 'ping' })) this.expectAnswer();
+  }
+
   /** Reconnects at once (the browser came back online). */
   reconnectNow(): void {
     if (this.conn.kind !== 'waiting') return;
@@ -358,11 +371,13 @@ export class RoomClient {
     } catch {
       return false;
     }
-    if (probe) {
-      this.armSilence(ANSWER_MS);
-      this.probing = true;
-    }
+    if (probe) this.expectAnswer();
     return true;
+  }
+
+  private expectAnswer(): void {
+    this.armSilence(ANSWER_MS);
+    this.probing = true;
   }
 
   private open(): void {

@@ -91,6 +91,8 @@ export interface Harness {
   goOnline: () => void;
   /** The browser goes offline (a phone loses its signal). */
   goOffline: () => void;
+  /** The page is shown again (a tab brought back, a phone woken). */
+  show: () => void;
 }
 
 export function harness(storage = new MemoryStorage()): Harness {
@@ -125,9 +127,14 @@ export function harness(storage = new MemoryStorage()): Harness {
       offline.add(fn);
       return () => offline.delete(fn);
     },
+    onVisible: (fn) => {
+      visible.add(fn);
+      return () => visible.delete(fn);
+    },
   };
   const online = new Set<() => void>();
   const offline = new Set<() => void>();
+  const visible = new Set<() => void>();
   return {
     env,
     sockets,
@@ -137,6 +144,7 @@ export function harness(storage = new MemoryStorage()): Harness {
     answers,
     goOnline: () => online.forEach((fn) => fn()),
     goOffline: () => offline.forEach((fn) => fn()),
+    show: () => visible.forEach((fn) => fn()),
   };
 }
 

@@ -5,7 +5,7 @@ import type { Arrangement } from '../engine';
 import type { SetupState } from '../state/setup';
 import { FakeTimers, flush, harness, newMatch, ROOM, ROOM_SYNC, TOKEN, type Harness } from './fakes';
 import type { OnlineMatch } from './match';
-import { backoffMs } from './client';
+import { ANSWER_MS, backoffMs } from './client';
 import { ROOM_LIFETIME_MS, SeatStore } from './lobby';
 
 type RoomSync = typeof ROOM_SYNC;
@@ -92,6 +92,22 @@ describe('OnlineMatch', () => {
       expect(m.waiting).toBe(true);
       m.dispose();
     }
+  });
+
+  it('a page shown again asks its connection for an answer, and reconnects at once if it was waiting', async () => {
+    const { h, m, s } = await arrangingRoom({ ...ROOM_SYNC, opponent: 'connected' });
+    const timers = h.env.timers as FakeTimers;
+    h.show();
+    expect(s.sent.at(-1)).toEqual({ t: 'ping' });
+    // The connection died while the page slept: no answer within ANSWER_MS gives it up.
+    timers.fire(ANSWER_MS);
+    expect(m.connection?.kind).toBe('waiting');
+    expect(s.closed).toBe(true);
+    expect(h.sockets).toHaveLength(1);
+    // Shown again while waiting: no wait for the backoff.
+    h.show();
+    expect(h.sockets).toHaveLength(2);
+    m.dispose();
   });
 
   it('a page that let the seat go to another tab does not keep an arrangement to send later', async () => {

@@ -28,6 +28,8 @@ export interface OnlineEnv {
   readonly onOnline?: (fn: () => void) => () => void;
   /** Calls back when the device goes offline; returns a remover. */
   readonly onOffline?: (fn: () => void) => () => void;
+  /** Calls back when the page is shown again (a tab or phone brought back); returns a remover. */
+  readonly onVisible?: (fn: () => void) => () => void;
   /** Whether the device says it has a network. */
   readonly isOnline?: () => boolean;
 }
@@ -463,10 +465,12 @@ export class OnlineMatch implements Match {
     const offChange = client.onChange(() => this.fromClient());
     const offOnline = this.env.onOnline?.(() => client.reconnectNow()) ?? (() => {});
     const offOffline = this.env.onOffline?.(() => client.connectionLost()) ?? (() => {});
+    const offVisible = this.env.onVisible?.(() => client.checkConnection()) ?? (() => {});
     this.offClient = () => {
       offChange();
       offOnline();
       offOffline();
+      offVisible();
     };
   }
 
