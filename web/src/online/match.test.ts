@@ -94,6 +94,32 @@ describe('OnlineMatch', () => {
     }
   });
 
+  it('an arrangement taken back while offline, whose answer was lost, is withdrawn on return if the server had it', async () => {
+    for (const arrived of [false, true]) {
+      const { h, m, s } = await arrangingRoom({ ...ROOM_SYNC, opponent: 'connected' });
+      expect(m.confirmSetup()).toBe(true);
+      expect(s.sent.at(-1)?.['t']).toBe('arrange');
+      h.goOffline();
+      expect(m.unarrange()).toBe(true);
+      expect(m.phase.kind).toBe('setup');
+      (h.env.timers as FakeTimers).fire(backoffMs(1));
+      const back = h.sockets[1]!;
+      back.open();
+      back.receive({ t: 'welcome', v: arrived ? 2 : 1, seat: 'host' });
+      const sentTypes = (): unknown[] => back.sent.map((f) => f['t']).filter((t) => t === 'arrange' || t === 'unarrange');
+      if (arrived) {
+        // Nothing before the missed events are in; then the server is asked to let it go.
+        expect(sentTypes()).toEqual([]);
+        back.receive({ t: 'ready', v: 2, who: 'you', ready: true });
+        expect(sentTypes()).toEqual(['unarrange']);
+        back.receive({ t: 'ready', v: 3, who: 'you', ready: false });
+      }
+      expect(sentTypes()).toEqual(arrived ? ['unarrange'] : []);
+      expect(m.phase.kind).toBe('setup');
+      m.dispose();
+    }
+  });
+
   it('a page shown again asks its connection for an answer, and reconnects at once if it was waiting', async () => {
     const { h, m, s } = await arrangingRoom({ ...ROOM_SYNC, opponent: 'connected' });
     const timers = h.env.timers as FakeTimers;

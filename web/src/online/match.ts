@@ -84,6 +84,13 @@ export class OnlineMatch implements Match {
   private arrangeSent: Arrangement | null = null;
   /** Confirmed while the connection was down: sent as soon as it is back. */
   private arrangeQueued: Arrangement | null = null;
+  /** Whether `arrangeQueued` went out once already, on a connection lost before its answer. */
+  private queuedWasSent = false;
+  /**
+   * Taken back while the connection was down, after it had gone out unanswered: the server may
+   * hold it, and is asked to let it go once the page has caught up.
+   */
+  private withdrawOnReturn = false;
   /**
    * A move sent whose answer has not come. `cut`: its connection was lost before the answer, so
    * whether the server has it is known only once the page has caught up again.
@@ -187,8 +194,10 @@ export class OnlineMatch implements Match {
   unarrange(): boolean {
     if (!this.waiting) return false;
     if (this.arrangeQueued !== null) {
-      // It never went out: nothing to withdraw from the server.
+      // Not sent since the connection went: only one that went out before may be held there.
+      this.withdrawOnReturn = this.queuedWasSent;
       this.arrangeQueued = null;
+      this.queuedWasSent = false;
       this.changed();
       return true;
     }
@@ -322,7 +331,10 @@ export class OnlineMatch implements Match {
       this.draft?.clear(arrangement);
     } else {
       this.arrangeQueued = arrangement;
+      this.queuedWasSent = false;
     }
+    // It replaces whatever the server may hold (the server takes a new one in its place).
+    this.withdrawOnReturn = false;
     this.store.save(p.side, arrangement);
     this.changed();
     return true;
@@ -485,6 +497,7 @@ export class OnlineMatch implements Match {
       const reconnecting = c.connection.kind !== 'open' && !givenUp(c.connection);
       if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady && this.arrangeQueued === null) {
         this.arrangeQueued = this.arrangeSent;
+        this.queuedWasSent = true;
         // Kept for a reload meanwhile, as an arrangement being made is (its draft went when it
         // was sent).
         this.draft?.save(this.arrangeSent);
@@ -501,8 +514,15 @@ export class OnlineMatch implements Match {
       const queued = this.arrangeQueued;
       if (queued !== null && c.caughtUp && c.arrange(queued)) {
         this.arrangeQueued = null;
+        this.queuedWasSent = false;
         this.arrangeSent = queued;
         this.draft?.clear(queued);
+      }
+      if (this.withdrawOnReturn && c.caughtUp) {
+        // The server got the one taken back after all: it lets it go, and the player goes on
+        // with the arrangement being made.
+        if (s.phase === 'arranging' && s.youReady && this.arrangeQueued === null) c.unarrange();
+        this.withdrawOnReturn = false;
       }
       if (s.reports !== this.lastReports) {
         this.lastReports = s.reports;
