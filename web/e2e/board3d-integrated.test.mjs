@@ -134,7 +134,7 @@ describe('the game page with its 3D board', () => {
     await spyOnBoard(page);
 
     // The main view: a named canvas with the view buttons; the button grid is a section below.
-    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it (two fingers on a touch screen), Ctrl + wheel or pinch to zoom; click a piece, then its destination');
+    assert.equal(await page.getAttribute('.board3d-canvas', 'aria-label'), '3D board: drag to turn it (two fingers on a touch screen), wheel or pinch to zoom; click a piece, then its destination');
     assert.equal((await page.textContent('button[data-view=diagonal]')).trim(), 'Slanted view');
     assert.equal((await page.textContent('button[data-view=top]')).trim(), 'From above');
     assert.match(await page.textContent('.grid-heading'), /^Button board/);
@@ -354,7 +354,7 @@ describe('the game page with its 3D board', () => {
     await page.close();
   });
 
-  it('leaves a plain wheel to the page where it scrolls, saying how to zoom, and zooms with Ctrl held', async () => {
+  it('zooms with a wheel turned over the board, and leaves to the page a wheel that was scrolling it', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await board3d(page), 'on');
     // In a game, with the grid below the board.
@@ -370,22 +370,44 @@ describe('the game page with its 3D board', () => {
       const f = window.gunjinBoard3D.screenPosition('f4');
       return Math.hypot(f.x - a.x, f.y - a.y);
     });
-    // Ctrl and the wheel: the board zooms out, the page stays (and the browser's own zoom too).
+    // The wheel turned over the board: the board zooms out, the page stays.
     await page.mouse.move(box.x, box.y);
+    await page.mouse.wheel(0, 300);
+    await settled(page);
+    assert.equal(await page.evaluate(() => window.scrollY), top, 'the wheel zooms, the page stays');
+    const smaller = await seen();
+    assert.ok(smaller < base, `the board is smaller: ${base} → ${smaller}`);
+    assert.ok(await page.$eval('.board3d-hint', (el) => el.hidden), 'no hint for a zoom');
+    // Ctrl and the wheel zoom too (and not the browser's page zoom).
     await page.keyboard.down('Control');
     await page.mouse.wheel(0, 300);
     await page.keyboard.up('Control');
     await settled(page);
     assert.equal(await page.evaluate(() => window.scrollY), top, 'Ctrl and the wheel zoom, the page stays');
-    const smaller = await seen();
-    assert.ok(smaller < base, `the board is smaller: ${base} → ${smaller}`);
-    assert.ok(await page.$eval('.board3d-hint', (el) => el.hidden), 'no hint for a zoom');
-    // A plain wheel scrolls the page and leaves the zoom; the board says how to zoom.
+    const smallest = await seen();
+    assert.ok(smallest < smaller, `smaller still: ${smaller} → ${smallest}`);
+    // A pause ends that turn of the wheel. One begun off the board scrolls the page, and goes on
+    // scrolling it over the board, leaving the zoom; the board says how to zoom.
+    await page.waitForTimeout(800);
+    const off = await page.evaluate(() => {
+      const canvas = document.querySelector('.board3d-canvas');
+      for (let y = window.innerHeight - 5; y > 0; y -= 20) {
+        for (let x = 5; x < window.innerWidth; x += 40) {
+          const el = document.elementFromPoint(x, y);
+          if (el !== null && el !== canvas && !canvas.contains(el)) return { x, y };
+        }
+      }
+      return null;
+    });
+    assert.ok(off, 'a point off the board in the window');
+    await page.mouse.move(off.x, off.y);
+    await page.mouse.wheel(0, 100);
+    await page.mouse.move(box.x, box.y);
     await page.mouse.wheel(0, 300);
     await page.waitForFunction((y) => window.scrollY > y, top, { timeout: 5000 });
-    assert.equal(Math.round(await seen()), Math.round(smaller), 'the plain wheel left the zoom as it was');
+    assert.equal(Math.round(await seen()), Math.round(smallest), 'the scrolling wheel left the zoom as it was');
     const hint = await page.$eval('.board3d-hint', (el) => ({ hidden: el.hidden, text: el.textContent, aria: el.getAttribute('aria-hidden') }));
-    assert.deepEqual(hint, { hidden: false, text: 'Hold Ctrl (⌘ on a Mac) and turn the wheel to zoom the board', aria: 'true' });
+    assert.deepEqual(hint, { hidden: false, text: 'Stop scrolling, then turn the wheel over the board to zoom it', aria: 'true' });
     await page.waitForFunction(() => document.querySelector('.board3d-hint').hidden, null, { timeout: 5000 });
     await page.close();
   });

@@ -27,7 +27,7 @@ if (!host) {
   const reduced = params.get('reduced');
   const board = new Board3D(host, {
     lang: params.get('lang') ?? 'en',
-    text: { diagonal: 'Diagonal', top: 'Top', board: 'Board', lost: 'The 3D board stopped drawing', zoomHint: 'Ctrl + wheel zooms', turnHint: 'Two fingers turn' },
+    text: { diagonal: 'Diagonal', top: 'Top', board: 'Board', lost: 'The 3D board stopped drawing', zoomHint: 'Pause, then wheel to zoom', turnHint: 'Two fingers turn' },
     reducedMotion: reduced === null ? undefined : reduced === '1',
     view: params.get('view') === 'top' ? 'top' : 'diagonal',
   });

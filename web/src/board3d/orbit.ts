@@ -1,12 +1,19 @@
 /**
  * A small orbit controller: a mouse drags the camera around the board, and so do two fingers
- * (one finger is the page's: it scrolls, or taps a square); the wheel with Ctrl or ⌘ and a
- * two-finger pinch move it nearer or farther, all within limits. Zooming in goes towards the
+ * (one finger is the page's: it scrolls, or taps a square); the wheel turned over the board and a
+ * two-finger pinch move it nearer or farther, all within limits (a wheel that was scrolling the
+ * page when it came over the board goes on scrolling it). Zooming in goes towards the
  * point under the pointer (or between the fingers), within `clampTarget`'s bounds; there is no
  * panning otherwise. Reports every camera change through `onChange` so the board can draw on
  * demand.
  */
 import { type PerspectiveCamera, Spherical, Vector3 } from 'three';
+
+/**
+ * Wheel events closer than this (ms) are one turn of the wheel (a trackpad's momentum included):
+ * the turn belongs to the board or the page as its first event did.
+ */
+const WHEEL_TURN_GAP_MS = 500;
 
 /** Pointer travel (CSS px) beyond which a press is a drag, not a click. */
 const TAP_SLOP_MOUSE = 6;
@@ -41,8 +48,9 @@ export class Orbit {
    */
   onTurn: ((spherical: Spherical) => void) | undefined;
   /**
-   * Called for a plain wheel turn, which is left to the page: the board zooms with Ctrl (or ⌘)
-   * held. `stuck`: the page cannot scroll that way either, so the turn did nothing.
+   * Called for a wheel turn over the board that is left to the page, because it began as the
+   * page's scroll: turned again over the board, it zooms. `stuck`: the page cannot scroll that
+   * way either, so the turn did nothing.
    */
   onWheelPassed: ((stuck: boolean) => void) | undefined;
   /**
@@ -57,6 +65,8 @@ export class Orbit {
   private readonly spherical = new Spherical();
   private readonly pointers = new Map<number, Point>();
   private pinch = 0;
+  /** The wheel turn under way: whose it is, and its latest event's time. */
+  private wheelTurn: { board: boolean; at: number } | null = null;
   private readonly cleanups: (() => void)[] = [];
 
   constructor(
@@ -77,6 +87,18 @@ export class Orbit {
     on('pointerup', this.up);
     on('pointercancel', this.cancel);
     on('wheel', this.wheel, { passive: false });
+    // Seen on the way down to any element, so a turn that starts off the board is known as the
+    // page's when it reaches the board.
+    const turnStarts = (e: WheelEvent): void => {
+      const last = this.wheelTurn;
+      if (last === null || e.timeStamp - last.at > WHEEL_TURN_GAP_MS) {
+        this.wheelTurn = { board: e.target instanceof Node && element.contains(e.target), at: e.timeStamp };
+      } else {
+        last.at = e.timeStamp;
+      }
+    };
+    window.addEventListener('wheel', turnStarts, { capture: true, passive: true });
+    this.cleanups.push(() => window.removeEventListener('wheel', turnStarts, { capture: true }));
     // Two fingers are the board's: the browser neither scrolls nor zooms the page under them
     // (one finger is left to it by the element's `touch-action`).
     const twoFingers = (e: TouchEvent): void => {
@@ -214,18 +236,25 @@ export class Orbit {
   private readonly wheel = (e: WheelEvent): void => {
     const lines = e.deltaMode === 1 ? 40 : e.deltaMode === 2 ? 800 : 1;
     const delta = Math.max(-400, Math.min(400, e.deltaY * lines));
-    // A plain wheel is the page's: scrolling down past the board had zoomed it out, and back up,
-    // all the way in before the page moved (and a trackpad's momentum at the page's end would
-    // still). Ctrl (a trackpad's pinch comes with it) or ⌘ zooms.
-    if (!(e.ctrlKey || e.metaKey)) {
+    const turn = this.wheelTurn;
+    // Ctrl (a trackpad's pinch comes with it) or ⌘ zooms the page itself unless it is taken
+    // here, limit or not (at a limit, `zoom` clamps the distance and nothing moves).
+    const held = e.ctrlKey || e.metaKey;
+    if (!held && turn !== null && !turn.board) {
+      // The page was scrolling when the wheel came over the board: it goes on scrolling (it
+      // had zoomed the board out on the way down, and back in on the way up, before the page
+      // moved again).
       this.onWheelPassed?.(!pageScrolls(delta));
       return;
     }
-    // Ctrl with the wheel zooms the page itself unless it is taken here, limit or not (at a
-    // limit, `zoom` clamps the distance and nothing moves).
-    e.preventDefault();
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
-    this.zoom(Math.pow(0.95, -delta * 0.01), { x: e.clientX, y: e.clientY });
+    const before = this.spherical.radius;
+    const factor = Math.pow(0.95, -delta * 0.01);
+    const atLimit = factor > 1 ? before >= this.maxDistance : before <= this.minDistance;
+    // Zoomed as far as it goes: the wheel scrolls the page, as a map's does.
+    if (!held && atLimit) return;
+    e.preventDefault();
+    this.zoom(factor, { x: e.clientX, y: e.clientY });
   };
 }
 

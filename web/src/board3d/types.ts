@@ -69,9 +69,9 @@ export interface Board3DText {
    */
   lost?: string | undefined;
   /**
-   * Shown briefly over the board when a plain wheel turn goes to the page rather than zooming
-   * (the board zooms with Ctrl or ⌘ held): the first time, and whenever the page could not
-   * scroll that way either. Absent: nothing is shown.
+   * Shown briefly over the board when a wheel turn that began as the page's scroll goes on
+   * scrolling over it rather than zooming (a turn begun over the board zooms): the first time,
+   * and whenever the page could not scroll that way either. Absent: nothing is shown.
    */
   zoomHint?: string | undefined;
   /**

@@ -378,7 +378,7 @@ export const helpEn: HelpDocument = {
               kind: 'ul',
               items: [
                 'Drag the board with the mouse to orbit the camera around it; on a touch screen, drag with two fingers (one finger scrolls the page, and a tap picks a square).',
-                'Zoom with the mouse wheel while holding Ctrl (⌘ on a Mac), or with a two-finger pinch. The zoom goes towards the point you aim at, so the corners can be brought close too.',
+                'Zoom by turning the mouse wheel over the board, or with a two-finger pinch. The zoom goes towards the point you aim at, so the corners can be brought close too. A wheel that was scrolling the page keeps scrolling it as it passes over the board: stop, then turn the wheel over the board.',
                 'After clicking a piece to pick it, the Esc key lets go of it.',
                 'The two buttons at the board’s top right, “Slanted view” and “From above”, switch the viewpoint. From above, the pieces lie flat for easy reading. When the game ends they lie face up in either view, so no piece in front hides the names behind it.',
               ],
