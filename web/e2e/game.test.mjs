@@ -645,6 +645,12 @@ describe('setup', () => {
       assert.match(await page.textContent('[data-notice]'), /a mine may not stand on an entrance \(b4\)/);
     }
     assert.deepEqual(await ownArrangement(page), before);
+    // A square of the other camp says why nothing is swapped, and the piece stays chosen.
+    await page.click(`.cell[data-square="${flag}"]`);
+    await page.click('.cell[data-square="c6"]');
+    assert.equal((await page.textContent('[data-notice]')).trim(), 'c6 is not in your camp.');
+    assert.match(await page.getAttribute(`.cell[data-square="${flag}"]`, 'class'), /\bselected\b/);
+    assert.deepEqual(await ownArrangement(page), before);
     await page.close();
   });
 

@@ -604,9 +604,8 @@ export class App {
         break;
       }
       case 'ignored':
-        // A square of the other camp, with nothing of one's own to swap: a screen-reader user
-        // hears why nothing happened (a sighted one sees it).
-        this.say(this.i18n.t('rule_outside_camp', { square }));
+        // A square of the other camp: shown and said, or a piece chosen to swap would look stuck.
+        this.note((t) => t.t('rule_outside_camp', { square }), 'warn');
         break;
     }
   }
