@@ -941,7 +941,7 @@ describe('panel and page', () => {
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '군인장기');
     await fresh.selectOption('select.lang', 'ja');
-    await fresh.goto(server.url);
+    await fresh.goto(`${server.url}?e2e`);
     await fresh.waitForSelector('.mode-button');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');
     // With the keys, the list is stepped through without the page changing at each step; Enter
@@ -949,6 +949,11 @@ describe('panel and page', () => {
     await fresh.focus('select.lang');
     await fresh.keyboard.press('ArrowDown');
     assert.equal(await fresh.textContent('h1'), '軍人将棋', 'a step through the list is no choice yet');
+    // The page drawn again meanwhile (a CPU's move comes in): the step stays a step.
+    await fresh.evaluate(() => window.gunjinApp.update());
+    assert.equal(await fresh.$eval('select.lang', (el) => el.value), 'ko');
+    assert.equal(await fresh.textContent('h1'), '軍人将棋', 'a redraw chose nothing');
+    assert.equal(await fresh.evaluate(() => document.activeElement?.dataset.focusKey), 'lang');
     await fresh.keyboard.press('ArrowDown');
     assert.equal(await fresh.$eval('select.lang', (el) => el.value), 'en');
     assert.equal(await fresh.textContent('h1'), '軍人将棋');

@@ -150,6 +150,8 @@ export class App {
   private dialog: HTMLDialogElement | null = null;
   /** The last news said while a dialog was open, to say again when it closes. */
   private saidUnderDialog: string | null = null;
+  /** The language and sound setting the toolbar was drawn for. */
+  private toolbarDrawnFor = '';
   /** Whether the record of moves is open in the panel (it stays open while you play). */
   private logOpen = false;
   /** Whether the win/loss table is open in the panel (it stays open while you play). */
@@ -990,6 +992,12 @@ export class App {
 
   private drawToolbar(): void {
     const t = this.i18n;
+    // Drawn again only when what it shows changes: a language list being stepped through with
+    // the arrows keeps its step when the CPU's or the friend's move redraws the page (replaced,
+    // the list lost the focus and its half-made choice was applied).
+    const drawnFor = `${t.lang}|${this.sounds.enabled}`;
+    if (this.toolbarDrawnFor === drawnFor) return;
+    this.toolbarDrawnFor = drawnFor;
     // Named by its label below (an aria-label as well made readers say "Language" twice).
     const select = h('select', { class: 'lang' });
     select.dataset['focusKey'] = 'lang';
