@@ -399,6 +399,16 @@ describe('playing the CPU', () => {
     await page.close();
   });
 
+  it('says so when the CPU cannot answer (its worker never loads)', async () => {
+    const page = await openPage(browser, server.url);
+    await page.route(/cpu\.worker/, (route) => route.abort());
+    await page.click('.mode-button[data-mode="cpu-beginner"]');
+    await page.waitForFunction(() => document.querySelector('[data-waiting]')?.textContent?.includes('could not answer'), null, { timeout: 45_000 });
+    assert.equal(await phase(page), 'waiting');
+    assert.match(await page.textContent('.live'), /The CPU could not answer\./);
+    await page.close();
+  });
+
   it('tells the CPU’s answer once and leaves the focus where the player is reading', async () => {
     const page = await openPage(browser, server.url);
     // The language switch keeps the focus through the redraw it causes.

@@ -150,6 +150,8 @@ export class App {
   private dialog: HTMLDialogElement | null = null;
   /** The last news said while a dialog was open, to say again when it closes. */
   private saidUnderDialog: string | null = null;
+  /** The note of the waiting phase last drawn (the CPU thinking, resuming, failed), if waiting. */
+  private lastWaitingNote: string | null = null;
   /** The language and sound setting the toolbar was drawn for. */
   private toolbarDrawnFor = '';
   /** Whether the record of moves is open in the panel (it stays open while you play). */
@@ -736,6 +738,13 @@ export class App {
       const lines = match.reports.map((r) => this.reportText(r));
       lines.push(this.turnSpoken(match.phase.side));
       this.say(this.i18n.sentences(lines));
+    }
+    const waitingNote = match?.phase.kind === 'waiting' ? match.phase.note : null;
+    if (waitingNote !== this.lastWaitingNote) {
+      // The wait turned into something to know (the CPU failed, a kept game resumes): said, or
+      // the last move stayed the news. Thinking is what a move is followed by anyway.
+      if (waitingNote !== null && waitingNote !== 'cpuThinking') this.say(t.t(waitingNote));
+      this.lastWaitingNote = waitingNote;
     }
     if (phaseChanged && match !== null && match.viewer === null) {
       // Nothing said to the last player may remain for the next one to read.
