@@ -290,6 +290,23 @@ describe('RoomClient', () => {
     expect(client.state!.view!.plies_without_battle).toBe(1);
   });
 
+  it('asks for the whole room after a garbled event, rather than go on out of step', () => {
+    const { client, socket } = playing(10);
+    const before = client.state;
+    // A `moved` without its ply: nothing applied, the version kept, a sync asked for.
+    socket.receive({ t: 'moved', v: 11, to_move: 'gote', status: { state: 'ongoing' } });
+    expect(client.v).toBe(10);
+    expect(client.state).toBe(before);
+    expect(socket.types().at(-1)).toBe('sync');
+    // The next event does not apply over the gap either.
+    socket.receive({ t: 'moved', v: 12, ply: { side: 'gote', from: 'c4', to: 'c3', battle: null }, to_move: 'sente', status: { state: 'ongoing' } });
+    expect(client.v).toBe(10);
+    // A sync whose room lacks what the page reads is no room at all.
+    socket.receive({ t: 'sync', v: 12, room: { ...ROOM_SYNC, rematch: undefined } });
+    expect(client.v).toBe(10);
+    expect(client.state).toBe(before);
+  });
+
   it('sends a move with its latest version, and resyncs after stale_version', () => {
     const { client, socket } = playing(10);
     expect(client.move('b3', 'b4')).toBe(true);

@@ -502,14 +502,22 @@ export class RoomClient {
         // A refusal of the last connection (its `hello` turned away for now) is over.
         this.error = null;
         break;
-      case 'sync':
+      case 'sync': {
+        let room: RoomState;
+        try {
+          room = fromSync(m.room);
+        } catch {
+          // Garbled past what the parser checks: the room stays as it was.
+          return;
+        }
         this.awaited = m.v;
         this.accepted();
         this.version = m.v;
-        this.room = fromSync(m.room);
+        this.room = room;
         this.error = null;
         if (this.room.phase === 'closed') this.stop();
         break;
+      }
       case 'presence':
         if (this.room !== null) {
           const cpuOffer = m.opponent === 'connected' ? null : this.room.cpuOffer;
@@ -560,8 +568,17 @@ export class RoomClient {
       this.send({ t: 'sync' });
       return;
     }
+    let next: RoomState;
+    try {
+      next = applyEvent(this.room, e, this.sentArrangement);
+    } catch {
+      // A garbled event (a server of another version?): applied in part, it would leave the
+      // room out of step for good. The whole room is asked for instead.
+      this.send({ t: 'sync' });
+      return;
+    }
     this.version = e.v;
-    this.room = applyEvent(this.room, e, this.sentArrangement);
+    this.room = next;
     if (e.t !== 'ready') this.error = null;
     if (e.t === 'closed') this.stop();
     this.changed();

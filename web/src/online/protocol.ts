@@ -109,12 +109,17 @@ export function parseServerMessage(text: unknown): ServerMessage {
   }
   if (NOTICE_TYPES.has(t)) {
     if ((t === 'welcome' || t === 'sync') && typeof value['v'] !== 'number') return { t: 'unknown', text };
-    if (t === 'sync' && !isRecord(value['room'])) return { t: 'unknown', text };
+    if (t === 'sync' && !isSyncRoom(value['room'])) return { t: 'unknown', text };
     if (t === 'error' && typeof value['code'] !== 'string') return { t: 'unknown', text };
     if (t === 'cpu_offer' && typeof value['away_s'] !== 'number') return { t: 'unknown', text };
     return value as unknown as RoomNotice;
   }
   return { t: 'unknown', text };
+}
+
+/** The fields of a synced room the page reads without looking first. */
+function isSyncRoom(room: unknown): boolean {
+  return isRecord(room) && typeof room['phase'] === 'string' && typeof room['side'] === 'string' && isRecord(room['rematch']);
 }
 
 export function isEvent(m: ServerMessage): m is RoomEvent {
