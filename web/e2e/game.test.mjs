@@ -896,6 +896,24 @@ describe('panel and page', () => {
     await page.close();
   });
 
+  it('says so when the rules cannot be fetched, offering to reload the page', async () => {
+    // No service worker: it would serve the rules from its cache.
+    const context = await browser.browser.newContext({ locale: 'en-US', serviceWorkers: 'block' });
+    const page = await context.newPage();
+    await page.goto(`${server.url}?lang=en`);
+    await page.waitForSelector('.mode-button');
+    await page.route(/\/assets\/(content|render)-[^/]*\.js/, (route) => route.abort());
+    await page.click('[data-focus-key="open-help"]');
+    await page.waitForSelector('dialog[open] [role="alert"]');
+    assert.equal(await page.textContent('dialog [role="alert"]'), 'The rules could not be loaded. Check the connection, then reload the page: your game is kept.');
+    await page.unroute(/\/assets\/(content|render)-[^/]*\.js/);
+    await page.click('[data-focus-key="help-reload"]');
+    await page.waitForSelector('.mode-button');
+    await page.click('[data-focus-key="open-help"]');
+    await page.waitForSelector('dialog[open] .help-section');
+    await context.close();
+  });
+
   it('switches the language, and remembers it', async () => {
     const page = await openPage(browser, server.url);
     assert.equal(await page.textContent('h1'), 'Gunjin Shogi');

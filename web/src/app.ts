@@ -1916,7 +1916,18 @@ export class App {
     const t = this.i18n;
     const body = h('div', { class: 'help-body', text: t.t('helpLoading') });
     const dialog = this.openDialog(t.t('help'), body, 'help');
-    const [{ helpContent }, { renderHelp, followInPageLink }] = await Promise.all([import('./help/content'), import('./help/render')]);
+    let loaded: [typeof import('./help/content'), typeof import('./help/render')];
+    try {
+      loaded = await Promise.all([import('./help/content'), import('./help/render')]);
+    } catch {
+      // The rules are a chunk of their own, fetched now: without a network they never come, and
+      // the browser remembers the failed import for as long as the page lives.
+      if (this.dialog !== dialog) return;
+      const retry = button(t.t('helpReload'), () => location.reload(), { key: 'help-reload', class: 'btn' });
+      body.replaceChildren(h('p', { attrs: { role: 'alert' }, text: t.t('helpLoadFailed') }), retry);
+      return;
+    }
+    const [{ helpContent }, { renderHelp, followInPageLink }] = loaded;
     if (this.dialog !== dialog) return;
     const doc = helpContent[t.lang];
     const heading = dialog.querySelector('h2');

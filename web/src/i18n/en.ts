@@ -16,6 +16,8 @@ export const en = {
   close: 'Close',
   loadFailed: 'The game could not start: {error}',
   helpLoading: 'Loading the rules…',
+  helpLoadFailed: 'The rules could not be loaded. Check the connection, then reload the page: your game is kept.',
+  helpReload: 'Reload the page',
   helpCite: 'Source {n}',
   helpCites: 'Sources:',
   helpNewTab: '{link} (opens in a new tab)',

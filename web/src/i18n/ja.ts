@@ -16,6 +16,8 @@ export const ja: Catalogue = {
   close: '閉じる',
   loadFailed: '対局を始められませんでした：{error}',
   helpLoading: 'ルールを読み込んでいます…',
+  helpLoadFailed: 'ルールを読み込めませんでした。接続を確かめてから、ページを読み込み直してください。対局はそのまま残ります。',
+  helpReload: 'ページを読み込み直す',
   helpCite: '出典 {n}',
   helpCites: '出典：',
   helpNewTab: '{link}（新しいタブで開く）',

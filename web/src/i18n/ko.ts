@@ -16,6 +16,8 @@ export const ko: Catalogue = {
   close: '닫기',
   loadFailed: '게임을 시작할 수 없습니다: {error}',
   helpLoading: '규칙을 불러오는 중…',
+  helpLoadFailed: '규칙을 불러오지 못했습니다. 연결을 확인한 뒤 페이지를 새로 고침하세요. 대국은 그대로 남습니다.',
+  helpReload: '페이지 새로 고침',
   helpCite: '출처 {n}',
   helpCites: '출처:',
   helpNewTab: '{link}(새 탭에서 열립니다)',
