@@ -427,19 +427,28 @@ impl<G: RefereeGame> Room<G> {
         }
     }
 
-    /// Commits the pending writes, then sends the pending events.
-    async fn commit(&mut self) {
+    /// Commits the pending writes, then sends the pending events; returns whether it could.
+    ///
+    /// A store that fails leaves the room ahead of what is stored, and nobody may be told what
+    /// a crash would take back (a battle's outcome seen, then undone, would let its mover play
+    /// again knowing it). So nothing is sent, every connection is closed and the room leaves
+    /// memory: the players' reconnection loads it as last stored, and the page says a move
+    /// that never arrived did not. The room's task must then end.
+    async fn commit(&mut self) -> bool {
         let writes = std::mem::take(&mut self.writes);
-        if let Err(e) = self.shared.store.write(writes.clone()).await {
-            tracing::error!(room = self.id.short(), error = %e, "rooms: could not store a change; kept for the next one");
-            // One transaction, so none of it was stored: kept, in order, before what comes next,
-            // so the store catches up once it works again (the players have seen these events).
-            let later = std::mem::replace(&mut self.writes, writes);
-            self.writes.extend(later);
+        if let Err(e) = self.shared.store.write(writes).await {
+            tracing::error!(room = self.id.short(), error = %e, "rooms: could not store a change; the room is loaded again from the store");
+            self.outbox.clear();
+            for conn in self.conns.iter().flatten() {
+                conn.closer.notify_one();
+            }
+            self.shared.forget(&self.id);
+            return false;
         }
         for (seat, text) in std::mem::take(&mut self.outbox) {
             self.send_text(seat, text);
         }
+        true
     }
 
     async fn handle(&mut self, cmd: Cmd<G>) -> bool {
@@ -447,8 +456,14 @@ impl<G: RefereeGame> Room<G> {
         match cmd {
             Cmd::Join { reply } => {
                 let result = self.join(now);
-                self.commit().await;
-                let _ = reply.send(result);
+                let stored = self.commit().await;
+                // A seat not stored is no seat: its token would be refused once reloaded.
+                let _ = reply.send(if stored {
+                    result
+                } else {
+                    Err(ErrorCode::Internal)
+                });
+                return stored;
             }
             Cmd::Info { reply } => {
                 let info = if matches!(self.phase, Phase::Closed { .. }) {
@@ -467,8 +482,13 @@ impl<G: RefereeGame> Room<G> {
                 reply,
             } => {
                 let result = self.attach(&token, since, conn, now);
-                self.commit().await;
-                let _ = reply.send(result);
+                let stored = self.commit().await;
+                let _ = reply.send(if stored {
+                    result
+                } else {
+                    Err(ErrorCode::Internal)
+                });
+                return stored;
             }
             Cmd::Client { seat, conn, msg } => {
                 let current = self.conns[seat.index()]
@@ -480,7 +500,7 @@ impl<G: RefereeGame> Room<G> {
                         debug_assert!(self.outbox.is_empty() && self.writes.is_empty());
                         self.reply(seat, &refusal(r));
                     }
-                    self.commit().await;
+                    return self.commit().await;
                 }
             }
             Cmd::Detach { seat, conn } => {
@@ -490,7 +510,7 @@ impl<G: RefereeGame> Room<G> {
                 if current {
                     self.conns[seat.index()] = None;
                     self.went_away(seat);
-                    self.commit().await;
+                    return self.commit().await;
                 }
             }
             Cmd::Tick { done } => {
@@ -947,6 +967,13 @@ impl<G: RefereeGame> Room<G> {
     }
 
     fn rematch(&mut self, seat: Seat) -> Result<(), Refusal> {
+        // Only a hand-edited database gets here; a wrapped number would mix two games' plies.
+        let Some(next_game) = self.game_no.checked_add(1) else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "this room has no game number left",
+            ));
+        };
         let Phase::Finished { rematch, .. } = &mut self.phase else {
             return Err(match self.phase {
                 Phase::Closed { .. } => Refusal::new(ErrorCode::RoomClosed, "the room is closed"),
@@ -958,7 +985,7 @@ impl<G: RefereeGame> Room<G> {
         }
         rematch[seat.index()] = true;
         if rematch.iter().all(|r| *r) {
-            self.game_no += 1;
+            self.game_no = next_game;
             self.host_side = self.host_side.opponent();
             self.started_with = None;
             self.phase = Phase::Arranging { held: [None, None] };
@@ -1005,7 +1032,6 @@ impl<G: RefereeGame> Room<G> {
                 self.reply(seat, &self.cpu_offer(seat, now));
             }
         }
-        self.commit().await;
-        true
+        self.commit().await
     }
 }

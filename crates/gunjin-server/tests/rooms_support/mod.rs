@@ -229,10 +229,12 @@ impl Client {
         }
     }
 
-    /// Whether the server closes the connection (or sends nothing) within `wait`.
+    /// Whether the server closes the connection within `wait` (text frames meanwhile are kept).
     pub async fn closed_within(&mut self, wait: Duration) -> bool {
+        // One deadline for the whole wait: the server's pings would restart a wait per frame.
+        let deadline = tokio::time::Instant::now() + wait;
         loop {
-            match tokio::time::timeout(wait, self.ws.next()).await {
+            match tokio::time::timeout_at(deadline, self.ws.next()).await {
                 Err(_) => return false,
                 Ok(None | Some(Err(_)) | Some(Ok(Message::Close(_)))) => return true,
                 Ok(Some(Ok(Message::Text(t)))) => {
