@@ -510,7 +510,7 @@ describe('playing the CPU', () => {
       pick: (i) => i * 5,
       thinking: /AI가 생각하는 중/,
       afterAnswer: async () => {
-        const moved = (await page.textContent('.reports')).match(/상대가 (?:cd[18]|[a-f]\d)에서 (?:cd|[a-f])(\d)(으로|로) 수를 두었습니다\./);
+        const moved = (await page.textContent('.reports')).match(/상대가 (?:cd[18]|[a-f]\d)의 말을 (?:cd|[a-f])(\d)(으로|로) 옮겼습니다\./);
         assert.ok(moved !== null, 'the CPU move is reported in Korean');
         assert.equal((await page.textContent('.panel h2')).trim(), '내 차례(선공)');
         // The row is read 일 이 삼 사 오 육 칠 팔: 삼 and 육 take 으로.

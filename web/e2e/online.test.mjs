@@ -570,7 +570,7 @@ describe('play a friend by URL', () => {
       for (const page of [host, guest]) {
         await page.waitForSelector('[data-connection="open"]', { timeout: 20_000 });
         // Said once when it was lost (the count-down itself is not read out), and once when back.
-        await page.waitForFunction(() => window.liveSaid.some((l) => /Connected\./.test(l)));
+        await page.waitForFunction(() => window.liveSaid.some((l) => /Connected again\./.test(l)));
         const said = await page.evaluate(() => window.liveSaid);
         assert.equal(said.filter((l) => /Connection lost: retrying in \d+ s\./.test(l)).length, 1, said.join(' | '));
         assert.equal(await logLength(page), plies, 'the same record after the restart');

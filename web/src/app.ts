@@ -622,7 +622,7 @@ export class App {
   /** Whose move it is, as said aloud: "your move" where the page has one player, the side where two share it. */
   private turnSpoken(side: Side): string {
     const t = this.i18n;
-    return this.mode?.id === 'local' ? t.t('turnTitle', { side: t.side(side) }) : t.t('yourTurnSpoken', { side: t.side(side) });
+    return this.mode?.id === 'local' ? t.t('turnSpoken', { side: t.side(side) }) : t.t('yourTurnSpoken', { side: t.side(side) });
   }
 
   /** Announces text in the live region. */

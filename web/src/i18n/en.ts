@@ -77,6 +77,7 @@ export const en = {
   startTurn: "Start {side}’s turn",
 
   turnTitle: '{side} to move',
+  turnSpoken: '{side} to move.',
   yourTurnTitle: 'Your move ({side})',
   cpuTurnTitle: 'The CPU’s move ({side})',
   yourTurnSpoken: 'Your move ({side}).',
@@ -178,7 +179,7 @@ export const en = {
   tableBoth: 'both removed',
   tableLegend: '○ the row’s piece wins · × it loses · △ both are removed',
   tableFlagNote:
-    'The flag fights with the strength of the friendly piece directly behind it (a mine behind counts as a mine). The flag column shows a flag with nothing behind it: it loses to every attacker.',
+    'The flag fights with the strength of the friendly piece directly behind it (a mine behind counts as a mine; the piece behind is never removed). The flag column shows a flag with nothing behind it: it loses to every attacker.',
   tableSource: 'Drawn from the same rules the referee plays by, so it always matches the game.',
   tableClose: 'Close the table',
 
@@ -233,6 +234,7 @@ export const en = {
   onlineShareText: 'Join me for a game of Gunjin Shogi',
   onlineConnecting: 'Connecting…',
   onlineConnected: 'Connected',
+  onlineReconnected: 'Connected again.',
   onlineReconnecting: 'Connection lost: retrying in {seconds} s',
   onlineOffline: 'Offline: the game reconnects as soon as the network is back.',
   onlineRestarting: 'The server is restarting: reconnecting in {seconds} s',
@@ -269,6 +271,8 @@ export const en = {
   titleWithSide: '{title} ({side})',
   onlineYourTurn: 'Your turn',
   onlineTheirTurn: 'Your friend’s turn',
+  onlineYourTurnSpoken: 'Your turn.',
+  onlineTheirTurnSpoken: 'Your friend’s turn.',
   onlineTurnHint: 'Press one of your pieces, then the square it should go to.',
   onlineTheirHint: 'Your friend is thinking. Their move shows here as soon as it is played.',
   onlineSending: 'Sending your move…',

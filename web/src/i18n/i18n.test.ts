@@ -58,8 +58,8 @@ describe('Korean particles', () => {
 
   it('are filled in by the messages that need them', () => {
     const i18n = new I18n(testEngine().kinds, undefined, ['ko']);
-    expect(i18n.t('youMoved', { from: 'c2', to: 'c3' })).toBe('내가 c2에서 c3으로 수를 두었습니다.');
-    expect(i18n.t('enemyMoved', { from: 'c5', to: 'c4' })).toBe('상대가 c5에서 c4로 수를 두었습니다.');
+    expect(i18n.t('youMoved', { from: 'c2', to: 'c3' })).toBe('내 말을 c2에서 c3으로 옮겼습니다.');
+    expect(i18n.t('enemyMoved', { from: 'c5', to: 'c4' })).toBe('상대가 c5의 말을 c4로 옮겼습니다.');
     expect(i18n.t('chosen', { square: 'a3' })).toMatch(/^a3을 골랐습니다/);
     expect(i18n.t('swapped', { a: 'b3', b: 'b4', kindA: '대장', kindB: '공병' })).toBe('b3의 대장 말과 b4의 공병 말을 바꿨습니다.');
     expect(i18n.t('rule_outside_camp', { square: 'a6' })).toMatch(/^a6은 /);

@@ -121,7 +121,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   const lines: string[] = [];
   const moves = match.takeAnnouncements();
   for (const reports of moves) lines.push(...reports.map((r) => kit.reportText(r)));
-  if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurn'));
+  if (moves.length > 0 && s?.phase === 'playing' && s.view?.to_move === s.side) lines.push(t.t('onlineYourTurnSpoken'));
   const before = told.get(match) ?? {
     connection: null,
     lost: false,
@@ -158,7 +158,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   // (With the friend's arrangement confirmed, the game starts at once: nothing to wait for.)
   if (now.held && !before.held && !now.friendReady) lines.push(t.t('onlineWaitingTitle'), t.t(waitingHint(s)));
   if (s !== null && before.phase === 'arranging' && now.phase === 'playing' && moves.length === 0) {
-    lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurn' : 'onlineTheirTurn'));
+    lines.push(t.t(s.view?.to_move === s.side ? 'onlineYourTurnSpoken' : 'onlineTheirTurnSpoken'));
   }
   if (now.rematchSent && !before.rematchSent) lines.push(t.t('onlineRematchSent'));
   if (now.undelivered !== null && now.undelivered !== before.undelivered) lines.push(t.t('onlineMoveUndelivered', now.undelivered));
@@ -167,7 +167,7 @@ export function announce(match: OnlineMatch, kit: PanelKit): void {
   // The connection: only when it is lost or back, not each second of the count-down.
   const c = match.connection;
   if (now.connection !== before.connection) {
-    if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineConnected'));
+    if (c?.kind === 'open' && before.lost) lines.push(t.t('onlineReconnected'));
     else if (c?.kind === 'waiting' && !before.lost) {
       lines.push(waitingText(t, c));
       now.lost = true;
