@@ -100,6 +100,24 @@ describe('WorkerCpu', () => {
     cpu.dispose();
   });
 
+  it('replaces a worker that answered with an error (a panic caught in its wasm)', async () => {
+    const workers: FakeWorker[] = [];
+    const cpu = new WorkerCpu(() => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    });
+    const pending = cpu.chooseDeployment('sente', 'beginner', 1);
+    const id = workers[0]?.requests[0]?.id ?? -1;
+    workers[0]?.reply({ id, ok: false, error: 'the CPU panicked' });
+    await expect(pending).rejects.toThrow('the CPU panicked');
+    void cpu.chooseDeployment('sente', 'beginner', 2).catch(() => undefined);
+    expect(workers).toHaveLength(2);
+    expect(workers[0]?.terminated).toBe(true);
+    expect(workers[1]?.requests).toHaveLength(1);
+    cpu.dispose();
+  });
+
   it('fails a request left unanswered (a worker killed without a word) and replaces that worker', async () => {
     vi.useFakeTimers();
     const workers: FakeWorker[] = [];

@@ -86,14 +86,20 @@ export class RequestCpu implements CpuPlayer {
 
   async chooseMove(view: View, level: CpuLevel, seed: number, timeMs: number): Promise<CpuMove> {
     const res = await this.request({ id: this.nextId++, type: 'move', view, level, seed, timeMs });
-    if (!res.ok) throw new Error(res.error);
+    if (!res.ok) {
+      this.retire();
+      throw new Error(res.error);
+    }
     if (res.type !== 'move') throw new Error('the CPU answered the wrong request');
     return { from: res.move[0], to: res.move[1], thinkMs: res.thinkMs };
   }
 
   async chooseDeployment(side: Side, level: CpuLevel, seed: number): Promise<Arrangement> {
     const res = await this.request({ id: this.nextId++, type: 'deployment', side, level, seed });
-    if (!res.ok) throw new Error(res.error);
+    if (!res.ok) {
+      this.retire();
+      throw new Error(res.error);
+    }
     if (res.type !== 'deployment') throw new Error('the CPU answered the wrong request');
     return res.arrangement;
   }
@@ -102,6 +108,9 @@ export class RequestCpu implements CpuPlayer {
     this.disposed = true;
     this.failAll(new Error('the CPU has been stopped'));
   }
+
+  /** The CPU answered with an error (a panic caught in its wasm): it is not asked again. */
+  protected retire(): void {}
 }
 
 /**
@@ -129,6 +138,11 @@ export class WorkerCpu extends RequestCpu {
     // Started at once: the CPU's wasm downloads while the player arranges.
     slot.worker = attach(start());
     this.slot = slot;
+  }
+
+  /** A wasm instance that failed once may be left in any state: the next request gets a new one. */
+  protected override retire(): void {
+    this.slot.broken = true;
   }
 
   /** Every failure of a request (an error, or no answer in time) leaves this worker broken. */
