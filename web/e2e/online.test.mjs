@@ -531,6 +531,20 @@ describe('play a friend by URL', () => {
     await lost.close();
   });
 
+  it('a room request the server never answers is given up with a way to try again', async () => {
+    const page = await openOnlinePage(browser, server.url);
+    let hold = true;
+    // Held without an answer, as a stuck proxy would.
+    await page.route('**/api/rooms', (route) => (hold ? undefined : route.continue()));
+    await page.click('.mode-button[data-mode="friend"]');
+    await page.waitForSelector('[data-focus-key="online-retry"]', { timeout: 40_000 });
+    assert.match(await page.textContent('[data-online-message]'), /The server could not be reached/);
+    hold = false;
+    await page.click('[data-focus-key="online-retry"]');
+    await page.waitForSelector('.online-url');
+    await page.close();
+  });
+
   it('both pages reconnect on their own after the server is killed (kill -9) and started again, and the game goes on', async () => {
     const own = await restartableServer();
     try {

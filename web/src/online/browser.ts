@@ -24,6 +24,9 @@ export function roomUrl(href: string, room: string): string {
   return out.toString();
 }
 
+/** How long a room request (create, join, look up) may take before it counts as failed. */
+const HTTP_MS = 15_000;
+
 function storage(): Storage | undefined {
   try {
     return window.localStorage;
@@ -35,7 +38,9 @@ function storage(): Storage | undefined {
 export function browserEnv(): OnlineEnv {
   return {
     http: async (method, path) => {
-      const res = await fetch(path, { method, headers: { accept: 'application/json' } });
+      // A server that never answers (a proxy holding the request) must not leave "creating a
+      // room…" on the screen for ever: given up, it fails as a network error, with a retry.
+      const res = await fetch(path, { method, headers: { accept: 'application/json' }, signal: AbortSignal.timeout(HTTP_MS) });
       let body: unknown = null;
       try {
         body = await res.json();
