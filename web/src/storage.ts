@@ -9,6 +9,23 @@ export interface KeyValueStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;
   removeItem?(key: string): void;
+  readonly length?: number;
+  key?(index: number): string | null;
+}
+
+/** The keys starting with `prefix`; none if the storage cannot list them or refuses. */
+export function keysStartingWith(storage: KeyValueStorage | undefined, prefix: string): string[] {
+  const keys: string[] = [];
+  try {
+    const n = storage?.length ?? 0;
+    for (let i = 0; i < n; i++) {
+      const k = storage?.key?.(i);
+      if (typeof k === 'string' && k.startsWith(prefix)) keys.push(k);
+    }
+  } catch {
+    return [];
+  }
+  return keys;
 }
 
 /** The text kept under `key`; null if there is none or the storage refuses to be read. */

@@ -36,4 +36,10 @@ export class MemoryStorage {
   removeItem(key: string): void {
     this.map.delete(key);
   }
+  get length(): number {
+    return this.map.size;
+  }
+  key(index: number): string | null {
+    return [...this.map.keys()][index] ?? null;
+  }
 }

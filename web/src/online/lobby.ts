@@ -4,7 +4,7 @@
  */
 import { isRecord } from '../json';
 import { isRoomId, type Seat, type SeatAnswer } from './protocol';
-import { readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
+import { keysStartingWith, readJson, removeKey, writeJson, type KeyValueStorage } from '../storage';
 
 export interface HttpAnswer {
   readonly status: number;
@@ -78,8 +78,10 @@ export class SeatStore {
     private readonly now: () => number = Date.now,
   ) {}
 
+  private static readonly PREFIX = 'gunjin.room.';
+
   private key(room: string): string {
-    return `gunjin.room.${room}`;
+    return `${SeatStore.PREFIX}${room}`;
   }
 
   /**
@@ -103,8 +105,26 @@ export class SeatStore {
 
   /** Without storage a refresh loses the seat; the game still works in this tab. */
   save(answer: SeatAnswer): void {
-    writeJson(this.storage, this.key(answer.room), { seat: answer.seat, token: answer.token });
-    writeJson(this.storage, SeatStore.LAST, { room: answer.room, at: this.now() });
+    this.dropExpired();
+    const at = this.now();
+    writeJson(this.storage, this.key(answer.room), { seat: answer.seat, token: answer.token, at });
+    writeJson(this.storage, SeatStore.LAST, { room: answer.room, at });
+  }
+
+  /**
+   * Removes the seats of rooms that cannot be there any more (taken longer ago than a room
+   * lasts): a finished game's or a room left to expire would keep its secret token for ever. A
+   * seat kept before the time was written down is given a day from now.
+   */
+  private dropExpired(): void {
+    const now = this.now();
+    for (const key of keysStartingWith(this.storage, SeatStore.PREFIX)) {
+      const v = readJson(this.storage, key);
+      if (!isRecord(v)) continue;
+      const at = v['at'];
+      if (typeof at !== 'number') writeJson(this.storage, key, { ...v, at: now });
+      else if (now - at >= ROOM_LIFETIME_MS || now < at) removeKey(this.storage, key);
+    }
   }
 
   forget(room: string): void {

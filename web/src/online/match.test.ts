@@ -59,7 +59,7 @@ describe('OnlineMatch', () => {
     expect(m.stage.kind).toBe('seated');
     expect(m.room).toBe(ROOM);
     expect(h.address).toEqual([ROOM]);
-    expect(JSON.parse(h.storage.getItem(`gunjin.room.${ROOM}`) ?? '{}')).toEqual({ seat: 'host', token: TOKEN });
+    expect(JSON.parse(h.storage.getItem(`gunjin.room.${ROOM}`) ?? '{}')).toMatchObject({ seat: 'host', token: TOKEN });
     const s = h.sockets[0]!;
     s.open();
     expect(s.sent[0]).toEqual({ t: 'hello', token: TOKEN, since: 0 });
@@ -650,5 +650,33 @@ describe('SeatStore.lastRoom', () => {
     // What does not read as a kept room is no room.
     storage.setItem('gunjin.lastRoom', '{"room":7,"at":"x"}');
     expect(seats.lastRoom()).toBeNull();
+  });
+});
+
+describe('SeatStore.save', () => {
+  it('drops the seats of rooms that cannot stand any more, and dates the undated', () => {
+    const storage = new MemoryStorage();
+    let now = 5_000_000;
+    const seats = new SeatStore(storage, () => now);
+    const [a, b, c] = ['A', 'B', 'C'].map((x) => x.repeat(22));
+    seats.save({ room: a!, seat: 'host', token: 'ta' });
+    // Kept by an older page, without the time it was taken.
+    storage.setItem(`gunjin.room.${c}`, JSON.stringify({ seat: 'guest', token: 'tc' }));
+    now += ROOM_LIFETIME_MS - 1;
+    seats.save({ room: b!, seat: 'guest', token: 'tb' });
+    // Not a day old yet: both kept; the undated one is dated now.
+    expect(seats.load(a!)?.token).toBe('ta');
+    expect(seats.load(c!)?.token).toBe('tc');
+    now += 1;
+    seats.save({ room: b!, seat: 'guest', token: 'tb' });
+    // A's room has lasted as long as a room can: its secret token goes.
+    expect(seats.load(a!)).toBeNull();
+    expect(storage.getItem(`gunjin.room.${a}`)).toBeNull();
+    expect(seats.load(b!)?.token).toBe('tb');
+    expect(seats.load(c!)?.token).toBe('tc');
+    now += ROOM_LIFETIME_MS;
+    seats.save({ room: a!, seat: 'host', token: 'ta2' });
+    expect(seats.load(c!)).toBeNull();
+    expect(seats.load(a!)?.token).toBe('ta2');
   });
 });
