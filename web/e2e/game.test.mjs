@@ -75,9 +75,11 @@ describe('one device, two players', () => {
     assert.ok(named[1] > 20, 'a description beside the name');
     await page.keyboard.press('Enter');
     for (const side of ['Sente', 'Gote']) {
-      // The curtain's button has one name, as on the seed page; its text says what comes next.
+      // The keyboard lands on the curtain's words, which say what comes next; its button, one
+      // name as on the seed page, is the next stop.
+      assert.match(await focusedName(page), new RegExp(`^${side} arranges their pieces next`));
+      await page.keyboard.press('Tab');
       assert.equal(await focusedName(page), `Start ${side}’s turn`);
-      assert.match(await page.textContent('.curtain-text'), new RegExp(`^${side} arranges their pieces next`));
       await page.keyboard.press('Enter');
       assert.match(await focusedName(page), /^[a-f]\d, your /);
       await tabTo(page, 'Confirm this arrangement');
@@ -92,6 +94,8 @@ describe('one device, two players', () => {
     let battles = 0;
     while ((await phase(page)) !== 'over') {
       assert.ok(plies < 1500, 'the game should end');
+      assert.match(await focusedName(page), /^It is (Sente|Gote)’s turn/);
+      await page.keyboard.press('Tab');
       const name = await focusedName(page);
       assert.match(name, /^Start (Sente|Gote)’s turn$/);
       const side = name.includes('Sente') ? 'sente' : 'gote';
@@ -245,6 +249,15 @@ describe('one device, two players', () => {
     assert.equal(await phase(page), 'moved');
     assert.deepEqual(await shown(), { key: 'hand-over', inView: true });
     await page.keyboard.press('Enter');
+    // The hand-over's Enter pressed again, or held, does not lift the curtain for the one who
+    // just moved: the keyboard is on the curtain's words, and the next player goes on to its button.
+    await page.keyboard.press('Enter');
+    await page.keyboard.down('Enter');
+    await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
+    assert.equal(await phase(page), 'turn-curtain');
+    assert.deepEqual(await shown(), { key: 'curtain', inView: true });
+    await page.keyboard.press('Tab');
     await page.keyboard.press('Enter'); // the curtain's button
     assert.equal(await phase(page), 'turn');
     await page.focus('[data-focus-key="resign"]');

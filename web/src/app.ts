@@ -978,9 +978,14 @@ export class App {
 
   /** The curtain's card is what the next player must see, whole, wherever the last one had
    * scrolled to (on a phone, the hand-over button is far below it). */
+  /**
+   * The keyboard lands on the curtain's words, not its button: the Enter that handed the device
+   * over, pressed again or held (its repeats), had lifted the curtain for the player who had just
+   * moved, showing the other's pieces. The next player goes on to the button (Tab) on purpose.
+   */
   private focusCurtain(): void {
-    this.curtain.querySelector<HTMLElement>('button')?.focus({ preventScroll: true });
     const card = this.curtain.querySelector<HTMLElement>('.curtain-card');
+    card?.focus({ preventScroll: true });
     if (card !== null && typeof card.scrollIntoView === 'function') card.scrollIntoView({ block: 'nearest' });
   }
 
@@ -1127,9 +1132,9 @@ export class App {
     this.curtain.replaceChildren(
       h(
         'div',
-        { class: `curtain-card side-${p.side}` },
+        { class: `curtain-card side-${p.side}`, attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'curtain-text', 'data-focus-key': 'curtain' } },
         h('div', { class: 'curtain-crest', attrs: { 'aria-hidden': 'true' } }),
-        h('p', { class: 'curtain-text', text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
+        h('p', { class: 'curtain-text', attrs: { id: 'curtain-text' }, text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
         // One name for the curtain's button whether the side arranges or moves next: the seed
         // page's 「先手の番を始める」.
         button(
