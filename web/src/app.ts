@@ -1290,7 +1290,7 @@ export class App {
       reports: (reports) => this.reportsEl(reports),
       removed: (view) => this.removedEl(view.removed.own, view.removed.enemy_count, view.plies_without_battle),
       revealedRemoved: (view) => {
-        const other = view.side === 'sente' ? 'gote' : 'sente';
+        const other = opponent(view.side);
         return [
           this.removedListEl(this.i18n.t('removedOwn'), view.side, view.removed.own),
           this.removedListEl(this.i18n.t('removedEnemy'), other, removedEnemyKinds(view, this.engine.kinds)),
@@ -1826,7 +1826,7 @@ export class App {
       case 'ongoing':
         return '';
       case 'won': {
-        const loser = status.winner === 'sente' ? 'gote' : 'sente';
+        const loser = opponent(status.winner);
         return t.t(`won_${status.reason}`, { winner: t.side(status.winner), loser: t.side(loser) });
       }
       case 'draw':

@@ -7,7 +7,7 @@ import { loadEngine } from './engine';
 import { CATALOGUES, asLang, detectLang, format } from './i18n';
 import { roomFromUrl } from './online/browser';
 import { friendMode } from './online/modes';
-import { readJson, readText, writeJson } from './storage';
+import { browserStorage, readJson, readText, writeJson } from './storage';
 
 const VIEW_KEY = 'gunjin.view3d';
 
@@ -20,13 +20,6 @@ declare global {
   }
 }
 
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 function randomSeed(): number {
   const buf = new Uint32Array(1);
@@ -37,13 +30,13 @@ function randomSeed(): number {
 /** Mounts the 3D board, or tells the page it has none; whether it is mounted. */
 async function mount3D(app: App, test: boolean): Promise<boolean> {
   // The view chosen last (slanted or from above) comes back with the page, as the sound switch does.
-  const kept = readJson(storage(), VIEW_KEY);
+  const kept = readJson(browserStorage(), VIEW_KEY);
   const board = await loadBoard3D(app.boardMount, {
     lang: app.i18n.lang,
     text: app.board3dText(),
     controls: app.board3dBar,
     view: kept === 'top' || kept === 'diagonal' ? kept : undefined,
-    onView: (view) => writeJson(storage(), VIEW_KEY, view),
+    onView: (view) => writeJson(browserStorage(), VIEW_KEY, view),
   });
   if (board !== null) {
     try {
@@ -66,7 +59,7 @@ async function boot(): Promise<void> {
     host.classList.remove('boot');
     host.replaceChildren();
     const app = new App(host, engine, {
-      storage: storage(),
+      storage: browserStorage(),
       languages: navigator.languages.length > 0 ? navigator.languages : [navigator.language],
       random: randomSeed,
     });
@@ -97,7 +90,7 @@ async function boot(): Promise<void> {
       });
     }
   } catch (e) {
-    const saved = readText(storage(), 'gunjin.lang');
+    const saved = readText(browserStorage(), 'gunjin.lang');
     const lang = asLang(saved) ?? detectLang(navigator.languages);
     host.textContent = format(CATALOGUES[lang].loadFailed, { error: String(e) });
   }

@@ -28,6 +28,15 @@ export function keysStartingWith(storage: KeyValueStorage | undefined, prefix: s
   return keys;
 }
 
+/** The browser's local storage; none where the browser refuses it (some private modes). */
+export function browserStorage(): Storage | undefined {
+  try {
+    return window.localStorage;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The text kept under `key`; null if there is none or the storage refuses to be read. */
 export function readText(storage: KeyValueStorage | undefined, key: string): string | null {
   try {

@@ -8,7 +8,7 @@ import { type BufferGeometry, CircleGeometry, Group, Mesh, MeshBasicMaterial } f
 import { frameGeometry } from './geometry';
 import { CELL, cellOf } from './layout';
 
-/** Highlight colours, also used by the tests' pixel checks. */
+/** Highlight colours (the browser tests' pixel checks look for these hues). */
 export const MARKER_COLORS = {
   selected: '#ffd400',
   move: '#1fbf4a',

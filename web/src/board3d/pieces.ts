@@ -56,7 +56,7 @@ const TINTS: Record<PieceTint, { mix: number; glow: number; own?: true }> = {
   last: { mix: 0, glow: 0.4, own: true },
 };
 
-/** Colours of the two sides, also used by the tests' pixel checks. */
+/** Colours of the two sides (the browser tests' pixel checks look for these hues). */
 export const PIECE_COLORS = {
   sente: '#d0452b',
   senteSide: '#b23a24',

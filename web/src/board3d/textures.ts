@@ -61,7 +61,7 @@ function paintGrain(
   ctx.restore();
 }
 
-/** Colours of the board face, also used by the tests' pixel checks. */
+/** Colours of the board face (the browser tests' pixel checks look for these hues). */
 export const BOARD_COLORS = {
   wood: '#dcae68',
   woodDark: '#8a5a26',

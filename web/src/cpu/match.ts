@@ -264,7 +264,6 @@ export class CpuMatch implements Match {
     return () => this.listeners.delete(listener);
   }
 
-  /** Leaving the match (another mode, or the start screen) gives up its unfinished game. */
   /**
    * Leaving the match (the start screen, another mode). An unfinished game stays kept: the start
    * screen offers to go on with it, so a mistaken press loses nothing, and a new game against the

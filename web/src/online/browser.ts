@@ -1,5 +1,6 @@
 /** The browser's parts for an online match: fetch, WebSocket, timers, storage, address bar. */
 import type { SocketLike } from './client';
+import { browserStorage } from '../storage';
 import { SeatStore } from './lobby';
 import type { OnlineEnv } from './match';
 
@@ -27,13 +28,6 @@ export function roomUrl(href: string, room: string): string {
 /** How long a room request (create, join, look up) may take before it counts as failed. */
 const HTTP_MS = 15_000;
 
-function storage(): Storage | undefined {
-  try {
-    return window.localStorage;
-  } catch {
-    return undefined;
-  }
-}
 
 export function browserEnv(): OnlineEnv {
   return {
@@ -57,7 +51,7 @@ export function browserEnv(): OnlineEnv {
       set: (fn, ms) => window.setTimeout(fn, ms),
       clear: (h) => window.clearTimeout(h),
     },
-    seats: new SeatStore(storage()),
+    seats: new SeatStore(browserStorage()),
     setAddress: (room) => {
       const url = new URL(location.href);
       if (room === null) url.searchParams.delete(ROOM_PARAM);

@@ -6,8 +6,9 @@
  *
  * The socket and the timers are injected, so the state machine is tested with fakes.
  */
-import type { Arrangement, KindId, Side, Square, Status, View } from '../engine';
+import type { Arrangement, Side, Square, View } from '../engine';
 import { asArrangement, isRecord } from '../json';
+import { ownPieces } from '../state/match';
 import { reportLastPly, reportPly, type Report } from '../state/messages';
 import { piecesAfter } from '../state/ply';
 import type { Setups } from '../state/review';
@@ -117,14 +118,6 @@ function setupsOf(w: WireSetups | undefined): Setups | null {
   const sente = pieces(both['sente']);
   const gote = pieces(both['gote']);
   return sente === null || gote === null ? null : { sente, gote };
-}
-
-function ownPieces(view: View): Record<Square, KindId> {
-  const out: Record<Square, KindId> = {};
-  for (const [sq, p] of Object.entries(view.pieces)) {
-    if (p.side === view.side && p.kind !== undefined) out[sq] = p.kind;
-  }
-  return out;
 }
 
 /** The view after a ply whose outcome the referee told: pieces moved or removed as it says. */
@@ -589,7 +582,3 @@ export class RoomClient {
   }
 }
 
-/** Whether the latest ply's status ended the game (the `ended` event follows). */
-export function isOver(status: Status): boolean {
-  return status.state !== 'ongoing';
-}

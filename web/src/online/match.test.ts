@@ -146,7 +146,7 @@ describe('OnlineMatch', () => {
   });
 
   it('confirm and wait: sends the arrangement, shows it held, and re-arranging withdraws it', async () => {
-    const { h, m, s } = await arrangingRoom();
+    const { m, s } = await arrangingRoom();
     const p = m.phase;
     if (p.kind !== 'setup') throw new Error('not arranging');
     const arrangement = p.setup.arrangement;

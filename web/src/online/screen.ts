@@ -4,6 +4,7 @@
  * offer. The board itself is the page's (through the `Match` interface).
  */
 import type { PanelKit } from '../app';
+import { opponent } from '../engine';
 import type { Mode } from '../modes';
 import type { I18n, MessageKey } from '../i18n';
 import type { Match } from '../state/match';
@@ -272,7 +273,6 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
     return [...out, footer];
   }
   const side = t.side(s.side);
-  const badge = sideBadge(s.side, side);
   const connected = match.connection?.kind === 'open';
   const cpu = cpuMode(kit.modes);
   // Leaving for the CPU while arranging keeps the arrangement made so far (or the one sent).
@@ -363,7 +363,7 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
       const title = mine ? (p.kind === 'turn' ? 'onlineYourTurn' : 'onlineSending') : 'onlineTheirTurn';
       // Whose move, under the badge of the side to move, as the other modes write it ("your
       // move (sente)"): the badge before the words had read "sente your turn" in the strip.
-      const mover = mine ? s.side : s.side === 'sente' ? 'gote' : 'sente';
+      const mover = mine ? s.side : opponent(s.side);
       const moverName = t.side(mover);
       const heading = t.t('titleWithSide', { title: t.t(title), side: moverName });
       out.push(

@@ -1,5 +1,5 @@
 /** The board to draw for the match's current phase, from the viewer's view only. */
-import type { Arrangement, Side, View } from '../engine';
+import { opponent, type Arrangement, type Side, type View } from '../engine';
 import type { BoardState, PieceState } from '../board';
 import type { Match } from './match';
 
@@ -33,7 +33,7 @@ export function boardState(match: Match, label: (kind: string) => string): Board
         kind,
         label: label(kind),
       }));
-      const other = p.side === 'sente' ? 'gote' : 'sente';
+      const other = opponent(p.side);
       return {
         viewer: p.side,
         pieces: [...own, ...hidden(match.arrangement(other), other)],

@@ -216,11 +216,6 @@ export class GridBoard implements BoardView {
     this.element.dataset['viewer'] = viewer;
   }
 
-  /** The square whose button takes the focus when the grid is entered. */
-  get focusedSquare(): Square {
-    return this.focusSquare;
-  }
-
   /**
    * Moves the focus to `square` (or the grid's tab stop). The page scrolls to it only when
    * `scroll` is set (the player is moving through the grid): a focus the page places by itself
