@@ -361,6 +361,8 @@ describe('play a friend by URL', () => {
     // board: the new arrangement is brought into view.
     await guest.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
     await waitPhase(host, ['turn', 'moved']);
+    // The game may reach the host's page before the guest's.
+    await waitPhase(guest, ['turn', 'moved']);
     await guest.evaluate(() => document.querySelector('[data-focus-key="resign"]').click());
     await waitPhase(host, ['over']);
     await host.evaluate(() => document.querySelector('[data-focus-key="rematch"]').scrollIntoView());
