@@ -191,7 +191,7 @@ impl<G: RefereeGame> Clone for RoomsState<G> {
 
 /// A room could not be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?}")]
+#[error("room error: {}", .0.id())]
 pub struct RoomError(pub ErrorCode);
 
 impl<G: RefereeGame> RoomsState<G> {

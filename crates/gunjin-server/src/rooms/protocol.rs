@@ -100,6 +100,15 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// The stable id clients are told (`no_room`, `rate_limited`…).
+    #[must_use]
+    pub fn id(self) -> String {
+        match serde_json::to_value(self) {
+            Ok(serde_json::Value::String(id)) => id,
+            _ => format!("{self:?}"),
+        }
+    }
+
     /// The HTTP status for this error on the HTTP endpoints.
     #[must_use]
     pub fn http_status(self) -> u16 {
@@ -359,6 +368,15 @@ mod tests {
 
     fn code(text: &str) -> Option<ErrorCode> {
         parse_client::<Gunjin>(text).err().map(|(c, _)| c)
+    }
+
+    #[test]
+    fn an_error_reads_as_its_wire_id() {
+        assert_eq!(ErrorCode::NoRoom.id(), "no_room");
+        assert_eq!(
+            crate::rooms::RoomError(ErrorCode::RateLimited).to_string(),
+            "room error: rate_limited"
+        );
     }
 
     #[test]
