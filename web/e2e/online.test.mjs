@@ -131,6 +131,9 @@ describe('play a friend by URL', () => {
     await waitPhase(host, ['turn']);
     // The guest waiting with its arrangement held is 'moved' already: wait for the game itself.
     await guest.waitForFunction(() => /Your friend’s turn/.test(document.querySelector('.panel').textContent));
+    // A press on the board meanwhile does nothing, and a screen reader hears why.
+    await guest.click('.cell[data-square="a7"]');
+    assert.equal(await guest.textContent('.live'), 'Your friend’s turn.');
     // The tab of the player to move says so, for a player reading elsewhere.
     assert.equal(await host.title(), '(Your move) Gunjin Shogi');
     assert.equal(await guest.title(), 'Gunjin Shogi');

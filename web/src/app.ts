@@ -580,6 +580,9 @@ export class App {
     } else if (p.kind === 'waiting') {
       // A press while the other side thinks does nothing: say why.
       this.say(this.i18n.t(p.note));
+    } else if (p.kind === 'moved' && this.mode?.id === 'friend' && match.view(p.side)?.to_move !== p.side) {
+      // The same while the friend is to move.
+      this.say(this.i18n.t('onlineTheirTurnSpoken'));
     }
     this.update();
   }
