@@ -719,6 +719,31 @@ async fn one_address_cannot_spend_the_room_creations_of_everyone() {
 }
 
 #[tokio::test]
+async fn many_addresses_of_one_network_cannot_spend_the_room_creations_of_everyone() {
+    let dir = tempdir::Dir::new("creations-by-network");
+    let mut config = test_config(&dir);
+    config.creations_per_address_per_min = 2;
+    config.exempt_loopback = false;
+    let server = start(config, None).await;
+    // One client going from address to address of one /24 (an IPv6 one from /64 to /64 of its
+    // home's /56 alike; the test can only send from loopback): three clients' worth, then no more.
+    let mut created = 0;
+    for i in 1..=20u8 {
+        let from = std::net::IpAddr::from([127, 0, 0, i]);
+        if http_from(from, server.addr, "POST", "/api/rooms").await.0 == 201 {
+            created += 1;
+        }
+    }
+    assert_eq!(created, 6);
+    // Everyone else still creates rooms.
+    let other = std::net::IpAddr::from([127, 0, 1, 1]);
+    assert_eq!(
+        http_from(other, server.addr, "POST", "/api/rooms").await.0,
+        201
+    );
+}
+
+#[tokio::test]
 async fn the_servers_own_accept_loop_tells_the_rooms_each_clients_address() {
     let dir = tempdir::Dir::new("creations-served");
     let mut config = test_config(&dir);

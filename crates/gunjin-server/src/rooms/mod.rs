@@ -97,7 +97,8 @@ pub struct RoomsConfig {
     pub creations_per_sec: u32,
     /// Room creations allowed per minute from one client address (bursts of as many); more get
     /// `rate_limited`, so that one client cannot spend the server-wide allowance of everyone.
-    /// An IPv6 client counts by its /64.
+    /// An IPv6 client counts by its /64; a network (an IPv4 /24, an IPv6 /48) may create three
+    /// times as many, so that many addresses of one network do not either.
     pub creations_per_address_per_min: u32,
     /// Lookups of rooms that do not exist (info, join, hello) allowed per minute from one client
     /// address (bursts of as many); more get `rate_limited` before the database is asked. A
@@ -159,6 +160,8 @@ pub(crate) struct Shared<G: RefereeGame> {
     creations: Mutex<rate::TokenBucket>,
     /// Creation allowance of each client address.
     creations_by_address: Mutex<rate::PerAddress>,
+    /// Creation allowance of each network (`NETWORK_SHARE` clients' worth).
+    creations_by_network: Mutex<rate::PerAddress>,
     /// Allowance of each client address for looking up rooms that do not exist.
     misses_by_address: Mutex<rate::PerAddress>,
     /// Set when the server stops; every connection holds a receiver until it has closed.
@@ -188,6 +191,11 @@ impl<G: RefereeGame> Clone for RoomsState<G> {
         }
     }
 }
+
+/// How many clients' creation allowance one network (an IPv4 /24, an IPv6 /48) has together: a
+/// client holding many addresses of its own network (a home's /56 holds 256 /64s) had spent the
+/// server-wide allowance of everyone, while a household or an office still gets rooms enough.
+const NETWORK_SHARE: f64 = 3.0;
 
 /// A room could not be reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
@@ -219,6 +227,14 @@ impl<G: RefereeGame> RoomsState<G> {
         let now = std::time::Instant::now();
         let creations_by_address =
             rate::PerAddress::new(per_address, per_address / 60.0, config.exempt_loopback, now);
+        let per_network = per_address * NETWORK_SHARE;
+        let creations_by_network = rate::PerAddress::grouped(
+            rate::Grouping::Network,
+            per_network,
+            per_network / 60.0,
+            config.exempt_loopback,
+            now,
+        );
         let misses = f64::from(config.lookup_misses_per_address_per_min);
         let misses_by_address =
             rate::PerAddress::new(misses, misses / 60.0, config.exempt_loopback, now);
@@ -231,6 +247,7 @@ impl<G: RefereeGame> RoomsState<G> {
                 next_conn: AtomicU64::new(1),
                 creations: Mutex::new(rate::TokenBucket::new(per_sec * 10.0, per_sec, now)),
                 creations_by_address: Mutex::new(creations_by_address),
+                creations_by_network: Mutex::new(creations_by_network),
                 misses_by_address: Mutex::new(misses_by_address),
                 going_away: watch::Sender::new(false),
             }),
@@ -355,7 +372,14 @@ impl<G: RefereeGame> RoomsState<G> {
             .creations_by_address
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
-        if from.is_some_and(|address| !by_address.allows(address, now)) {
+        let mut by_network = self
+            .shared
+            .creations_by_network
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        if from.is_some_and(|address| {
+            !by_address.allows(address, now) || !by_network.allows(address, now)
+        }) {
             return false;
         }
         let server_wide = self
@@ -366,6 +390,7 @@ impl<G: RefereeGame> RoomsState<G> {
             .take(now);
         if server_wide && let Some(address) = from {
             by_address.take(address, now);
+            by_network.take(address, now);
         }
         server_wide
     }

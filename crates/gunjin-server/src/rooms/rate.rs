@@ -2,7 +2,7 @@
 //! each client address.
 
 use std::collections::HashMap;
-use std::net::{IpAddr, Ipv6Addr};
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::time::Instant;
 
 /// Up to `cap` at once, refilled at `per_sec`.
@@ -75,26 +75,49 @@ pub(crate) struct PerAddress {
     cap: f64,
     per_sec: f64,
     exempt_loopback: bool,
+    grouping: Grouping,
     last_pruned: Option<Instant>,
+}
+
+/// What one bucket counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Grouping {
+    /// A client: an IPv4 address, an IPv6 /64 (which one machine usually holds whole).
+    Client,
+    /// A network: an IPv4 /24, an IPv6 /48 (a home is given a /56 or a /48, so a client that
+    /// goes from /64 to /64 of its own stays in one).
+    Network,
 }
 
 const MAX_TRACKED: usize = 10_000;
 
 impl PerAddress {
     pub(crate) fn new(cap: f64, per_sec: f64, exempt_loopback: bool, now: Instant) -> PerAddress {
+        Self::grouped(Grouping::Client, cap, per_sec, exempt_loopback, now)
+    }
+
+    /// Buckets counting `grouping`'s addresses together.
+    pub(crate) fn grouped(
+        grouping: Grouping,
+        cap: f64,
+        per_sec: f64,
+        exempt_loopback: bool,
+        now: Instant,
+    ) -> PerAddress {
         PerAddress {
             buckets: HashMap::new(),
             overflow: TokenBucket::new(cap, per_sec, now),
             cap,
             per_sec,
             exempt_loopback,
+            grouping,
             last_pruned: None,
         }
     }
 
     /// Whether `address` may take a token now, without taking it (nor starting to track it).
     pub(crate) fn allows(&mut self, address: IpAddr, now: Instant) -> bool {
-        let Some(key) = key_of(address, self.exempt_loopback) else {
+        let Some(key) = key_of(address, self.exempt_loopback, self.grouping) else {
             return true;
         };
         if let Some(bucket) = self.buckets.get_mut(&key) {
@@ -106,7 +129,7 @@ impl PerAddress {
     /// Takes a token from `address`'s bucket; true for an address not counted (loopback when
     /// exempt).
     pub(crate) fn take(&mut self, address: IpAddr, now: Instant) -> bool {
-        let Some(key) = key_of(address, self.exempt_loopback) else {
+        let Some(key) = key_of(address, self.exempt_loopback, self.grouping) else {
             return true;
         };
         if let Some(bucket) = self.buckets.get_mut(&key) {
@@ -127,7 +150,7 @@ impl PerAddress {
     /// Gives back a token [`PerAddress::take`] took from `address` (to its bucket, or to the
     /// shared one if it has none).
     pub(crate) fn give_back(&mut self, address: IpAddr) {
-        let Some(key) = key_of(address, self.exempt_loopback) else {
+        let Some(key) = key_of(address, self.exempt_loopback, self.grouping) else {
             return;
         };
         match self.buckets.get_mut(&key) {
@@ -149,10 +172,9 @@ impl PerAddress {
     }
 }
 
-/// The address a client is counted by: an IPv4 address as it is (also when it comes mapped into
-/// IPv6), an IPv6 one by its /64, which one machine usually holds whole. `None` for loopback
-/// when it is exempt.
-fn key_of(address: IpAddr, exempt_loopback: bool) -> Option<IpAddr> {
+/// The address a client is counted by, as `grouping` says (an IPv4 address mapped into IPv6
+/// counts as IPv4). `None` for loopback when it is exempt.
+fn key_of(address: IpAddr, exempt_loopback: bool, grouping: Grouping) -> Option<IpAddr> {
     let address = match address {
         IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(address, IpAddr::V4),
         v4 @ IpAddr::V4(_) => v4,
@@ -160,9 +182,18 @@ fn key_of(address: IpAddr, exempt_loopback: bool) -> Option<IpAddr> {
     if exempt_loopback && address.is_loopback() {
         return None;
     }
+    let (v4_bits, v6_bits) = match grouping {
+        Grouping::Client => (32, 64),
+        Grouping::Network => (24, 48),
+    };
     Some(match address {
-        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(u128::from(v6) & !u128::from(u64::MAX))),
-        v4 @ IpAddr::V4(_) => v4,
+        // The bits past the prefix cleared (a shift by the whole width clears nothing).
+        IpAddr::V6(v6) => IpAddr::V6(Ipv6Addr::from(
+            u128::from(v6) & !u128::MAX.checked_shr(v6_bits).unwrap_or(0),
+        )),
+        IpAddr::V4(v4) => IpAddr::V4(Ipv4Addr::from(
+            u32::from(v4) & !u32::MAX.checked_shr(v4_bits).unwrap_or(0),
+        )),
     })
 }
 
@@ -179,6 +210,27 @@ mod tests {
         assert!(!b.take(t0));
         assert!(b.take(t0 + Duration::from_millis(500)));
         assert!(!b.take(t0 + Duration::from_millis(500)));
+    }
+
+    #[test]
+    fn a_network_counts_its_ipv4_24_and_its_ipv6_48_together() {
+        let t0 = Instant::now();
+        let mut limits = PerAddress::grouped(Grouping::Network, 2.0, 0.1, false, t0);
+        // Two /64s of one home's /56, then a third: one network.
+        assert!(limits.take("2001:db8:aa00:1::1".parse().unwrap(), t0));
+        assert!(limits.take("2001:db8:aa00:ff::1".parse().unwrap(), t0));
+        assert!(!limits.take("2001:db8:aa00:7::9".parse().unwrap(), t0));
+        assert!(
+            limits.take("2001:db8:ab00::1".parse().unwrap(), t0),
+            "another /48"
+        );
+        assert!(limits.take("198.51.100.1".parse().unwrap(), t0));
+        assert!(limits.take("198.51.100.254".parse().unwrap(), t0));
+        assert!(!limits.take("198.51.100.9".parse().unwrap(), t0), "one /24");
+        assert!(
+            limits.take("198.51.101.9".parse().unwrap(), t0),
+            "another /24"
+        );
     }
 
     #[test]
