@@ -582,6 +582,42 @@ async fn rate_limit_drops_messages_but_keeps_the_connection() {
 }
 
 #[tokio::test]
+async fn reconnecting_again_and_again_does_not_renew_a_seats_rate() {
+    let dir = tempdir::Dir::new("rate-seat");
+    let mut config = test_config(&dir);
+    config.rate_burst = 5;
+    config.rate_per_sec = 1;
+    let server = start(config, None).await;
+    let (room, token) = create(server.addr).await;
+    // Connection after connection of the same seat, each saying hello and asking for the whole
+    // room four times: a fresh allowance for each would answer all of them (25).
+    let mut answered = 0;
+    let mut limited = 0;
+    for _ in 0..5 {
+        let mut c = Client::connect(server.addr, &room).await;
+        c.hello(&token, 0).await;
+        for _ in 0..4 {
+            c.send(json!({"t":"sync"})).await;
+        }
+        let _ = c.closed_within(Duration::from_millis(300)).await;
+        answered += c.frames.iter().filter(|f| f["t"] == "sync").count();
+        limited += c
+            .frames
+            .iter()
+            .filter(|f| f["t"] == "error" && f["code"] == "rate_limited")
+            .count();
+    }
+    // The seat's five, and a refill or two on a slow machine.
+    assert!(answered <= 8, "{answered} syncs answered");
+    assert!(limited >= 1, "the seat is told it is over its rate");
+    // The rate falls, and the seat is answered again.
+    tokio::time::sleep(Duration::from_millis(2200)).await;
+    let mut c = Client::connect(server.addr, &room).await;
+    c.hello(&token, 0).await;
+    assert_eq!(c.until("sync").await["t"], "sync");
+}
+
+#[tokio::test]
 async fn foreign_origins_are_refused() {
     let dir = tempdir::Dir::new("origin");
     let server = start(test_config(&dir), None).await;

@@ -64,9 +64,9 @@ pub struct RoomsConfig {
     /// The longest frame the socket reads at all; a longer one ends the connection (the socket
     /// layer drops it without a close code).
     pub max_frame: usize,
-    /// Rate limit per connection: burst size.
+    /// Rate limit per connection, and again per seat over all its connections: burst size.
     pub rate_burst: u32,
-    /// Rate limit per connection: sustained messages per second.
+    /// Rate limit per connection and per seat: sustained messages per second.
     pub rate_per_sec: u32,
     /// Queue length of each room's task.
     pub room_queue: usize,

@@ -19,6 +19,7 @@ use super::protocol::{
     ClientMsg, CloseReason, ErrorCode, PhaseId, Presence, RematchState, RoomSync, Seat, ServerMsg,
     Who,
 };
+use super::rate::TokenBucket;
 use super::store::{StoredRoom, Write};
 use super::{Shared, ms};
 
@@ -161,6 +162,25 @@ pub(crate) struct Room<G: RefereeGame> {
     phase: Phase<G>,
     outbox: Vec<(Seat, Utf8Bytes)>,
     writes: Vec<Write>,
+    /// Each seat's message allowance, over all its connections: one connection's allowance
+    /// alone let a client that reconnects again and again (each time a fresh burst) have
+    /// thousands of syncs a second answered.
+    seat_rate: [TokenBucket; 2],
+    /// The seat has been told it is over its rate (once in a run of dropped messages).
+    rate_said: [bool; 2],
+}
+
+/// A fresh allowance for each seat.
+fn seat_rates(config: &super::RoomsConfig) -> [TokenBucket; 2] {
+    let now = std::time::Instant::now();
+    let bucket = || {
+        TokenBucket::new(
+            f64::from(config.rate_burst),
+            f64::from(config.rate_per_sec),
+            now,
+        )
+    };
+    [bucket(), bucket()]
 }
 
 fn encode<G: RefereeGame>(msg: &ServerMsg<G>) -> Utf8Bytes {
@@ -185,9 +205,12 @@ impl<G: RefereeGame> Room<G> {
     /// A new room with its host seated; nothing is stored yet (see [`Room::snapshot_write`]).
     pub(crate) fn new(id: RoomId, shared: Arc<Shared<G>>, host: &Token) -> Room<G> {
         let now = shared.clock.now_ms();
+        let seat_rate = seat_rates(&shared.config);
         let mut room = Room {
             id,
             shared,
+            seat_rate,
+            rate_said: [false, false],
             created_at: now,
             empty_since: Some(now),
             tokens: [Some(SeatKey::of(host)), None],
@@ -278,6 +301,8 @@ impl<G: RefereeGame> Room<G> {
             phase,
             outbox: Vec::new(),
             writes: Vec::new(),
+            seat_rate: seat_rates(&shared.config),
+            rate_said: [false, false],
             shared,
         })
     }
@@ -495,6 +520,21 @@ impl<G: RefereeGame> Room<G> {
                     .as_ref()
                     .is_some_and(|c| c.id == conn);
                 if current {
+                    let i = seat.index();
+                    if !self.seat_rate[i].take(std::time::Instant::now()) {
+                        if !self.rate_said[i] {
+                            self.reply(
+                                seat,
+                                &refusal(Refusal::new(
+                                    ErrorCode::RateLimited,
+                                    "too many messages from this seat; this one and any more until the rate falls are dropped",
+                                )),
+                            );
+                            self.rate_said[i] = true;
+                        }
+                        return true;
+                    }
+                    self.rate_said[i] = false;
                     if let Err(r) = self.client(seat, msg, now) {
                         // Refusals come before any change: nothing was emitted or written.
                         debug_assert!(self.outbox.is_empty() && self.writes.is_empty());
@@ -592,6 +632,10 @@ impl<G: RefereeGame> Room<G> {
             })
             .ok_or(ErrorCode::BadToken)?;
         let i = seat.index();
+        // A hello counts against the seat's rate: each one is answered in full (a sync).
+        if !self.seat_rate[i].take(std::time::Instant::now()) {
+            return Err(ErrorCode::RateLimited);
+        }
         let old = self.conns[i].replace(conn);
         let was_connected = old.is_some();
         if let Some(old) = old {
