@@ -372,13 +372,13 @@ impl<G: RefereeGame> Room<G> {
         let Some(conn) = &self.conns[i] else {
             return;
         };
-        if conn.tx.try_send(Out::Text(text)).is_err() {
+        if let Err(e) = conn.tx.try_send(Out::Text(text)) {
             // Too slow (or gone): drop it; the client reconnects and resyncs.
-            tracing::info!(
-                room = self.id.short(),
-                seat = seat.id(),
-                "rooms: dropping a slow connection"
-            );
+            let why = match e {
+                mpsc::error::TrySendError::Full(_) => "rooms: dropping a slow connection",
+                mpsc::error::TrySendError::Closed(_) => "rooms: dropping a closed connection",
+            };
+            tracing::info!(room = self.id.short(), seat = seat.id(), "{why}");
             conn.closer.notify_one();
             self.conns[i] = None;
             self.went_away(seat);

@@ -249,9 +249,24 @@ async fn socket<G: RefereeGame>(
         })
 }
 
+/// An error told at the socket's edge, its keys in the order the room's own errors have
+/// (`t`, `code`, `message`): a client comparing frames finds one shape.
 fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
-    let v = serde_json::json!({ "t": "error", "code": code, "message": message });
-    Utf8Bytes::from(v.to_string())
+    #[derive(serde::Serialize)]
+    struct ErrorFrame<'a> {
+        t: &'static str,
+        code: ErrorCode,
+        message: &'a str,
+    }
+    let frame = ErrorFrame {
+        t: "error",
+        code,
+        message,
+    };
+    match serde_json::to_string(&frame) {
+        Ok(text) => Utf8Bytes::from(text),
+        Err(_) => Utf8Bytes::from_static(r#"{"t":"error","code":"internal","message":"encoding"}"#),
+    }
 }
 
 type Auth<G> = Option<(mpsc::Sender<Cmd<G>>, Seat)>;
@@ -465,6 +480,24 @@ async fn read_loop<G: RefereeGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_at_the_sockets_edge_has_the_rooms_key_order() {
+        assert_eq!(
+            error_text(ErrorCode::BadJson, "frames must be JSON text").as_str(),
+            r#"{"t":"error","code":"bad_json","message":"frames must be JSON text"}"#
+        );
+        let room: super::super::protocol::ServerMsg<crate::rooms::game::Gunjin> =
+            super::super::protocol::ServerMsg::Error {
+                code: ErrorCode::NotYourTurn,
+                message: "wait".into(),
+                details: None,
+            };
+        assert_eq!(
+            serde_json::to_string(&room).unwrap_or_default(),
+            r#"{"t":"error","code":"not_your_turn","message":"wait"}"#
+        );
+    }
 
     fn headers(forwarded: &[&str]) -> HeaderMap {
         let mut h = HeaderMap::new();
