@@ -476,19 +476,29 @@ impl<G: RefereeGame> Room<G> {
         true
     }
 
+    /// Commits, then answers `result`, or `internal` if the store failed (the room then ends:
+    /// see [`Room::commit`]). Returns whether the room goes on.
+    async fn commit_and_answer<T>(
+        &mut self,
+        result: Result<T, ErrorCode>,
+        reply: oneshot::Sender<Result<T, ErrorCode>>,
+    ) -> bool {
+        let stored = self.commit().await;
+        let _ = reply.send(if stored {
+            result
+        } else {
+            Err(ErrorCode::Internal)
+        });
+        stored
+    }
+
     async fn handle(&mut self, cmd: Cmd<G>) -> bool {
         let now = self.shared.clock.now_ms();
         match cmd {
             Cmd::Join { reply } => {
                 let result = self.join(now);
-                let stored = self.commit().await;
                 // A seat not stored is no seat: its token would be refused once reloaded.
-                let _ = reply.send(if stored {
-                    result
-                } else {
-                    Err(ErrorCode::Internal)
-                });
-                return stored;
+                return self.commit_and_answer(result, reply).await;
             }
             Cmd::Info { reply } => {
                 let info = if matches!(self.phase, Phase::Closed { .. }) {
@@ -507,13 +517,7 @@ impl<G: RefereeGame> Room<G> {
                 reply,
             } => {
                 let result = self.attach(&token, since, conn, now);
-                let stored = self.commit().await;
-                let _ = reply.send(if stored {
-                    result
-                } else {
-                    Err(ErrorCode::Internal)
-                });
-                return stored;
+                return self.commit_and_answer(result, reply).await;
             }
             Cmd::Client { seat, conn, msg } => {
                 let current = self.conns[seat.index()]
