@@ -245,7 +245,11 @@ describe('one device, two players', () => {
     await page.focus(`.cell[data-square="${from}"]`);
     await page.keyboard.press('Enter');
     await page.focus(`.cell[data-square="${to}"]`);
-    await page.keyboard.press('Enter');
+    // Held: its repeats do not go on to press "hand over", where the focus has moved.
+    await page.keyboard.down('Enter');
+    await page.keyboard.down('Enter');
+    await page.keyboard.down('Enter');
+    await page.keyboard.up('Enter');
     assert.equal(await phase(page), 'moved');
     assert.deepEqual(await shown(), { key: 'hand-over', inView: true });
     await page.keyboard.press('Enter');

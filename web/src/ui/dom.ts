@@ -62,9 +62,13 @@ export function withBadge(text: string, side: string, badge: Node): (string | No
  * A press redraws the panel, and its second click met whatever slid under the pointer: a double
  * click on "confirm" in a friend's room pressed "choose the mode again" and left the room. The
  * same control pressed again (the same element, or one redrawn under the same focus key) still
- * counts each click, so "next" in the review steps as fast as one clicks. Returns the remover.
+ * counts each click, so "next" in the review steps as fast as one clicks.
+ *
+ * Drops a held key's repeats on a control as well: Enter held on the square that plays a move
+ * went on to "hand over" (the focus goes there), and the curtain came down before the mover had
+ * read the battle. Returns the remover.
  */
-export function guardDoubleClicks(doc: Document): () => void {
+export function guardRepeatedPresses(doc: Document): () => void {
   let last: { readonly el: Element; readonly key: string | undefined } | null = null;
   const onClick = (event: MouseEvent): void => {
     const target = event.target instanceof Element ? event.target.closest('button, summary, a, input, select') : null;
@@ -77,6 +81,17 @@ export function guardDoubleClicks(doc: Document): () => void {
     }
     last = target === null ? null : { el: target, key };
   };
+  const onKey = (event: KeyboardEvent): void => {
+    if (!event.repeat || (event.key !== 'Enter' && event.key !== ' ')) return;
+    if (event.target instanceof Element && event.target.closest('button, summary, a') !== null) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  };
   doc.addEventListener('click', onClick, { capture: true });
-  return () => doc.removeEventListener('click', onClick, { capture: true });
+  doc.addEventListener('keydown', onKey, { capture: true });
+  return () => {
+    doc.removeEventListener('click', onClick, { capture: true });
+    doc.removeEventListener('keydown', onKey, { capture: true });
+  };
 }

@@ -249,6 +249,17 @@ async fn socket<G: RefereeGame>(
         })
 }
 
+/// Why a `hello` was turned away, in words that fit its code.
+fn attach_refusal(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::RateLimited => {
+            "too many messages from this seat; say hello again once the rate falls"
+        }
+        ErrorCode::Internal => "the room could not be stored; connect again",
+        _ => "this token holds no seat in this room",
+    }
+}
+
 /// An error told at the socket's edge, its keys in the order the room's own errors have
 /// (`t`, `code`, `message`): a client comparing frames finds one shape.
 fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
@@ -458,7 +469,7 @@ async fn read_loop<G: RefereeGame>(
                 }
                 match answer.await {
                     Ok(Ok(seat)) => *auth = Some((room, seat)),
-                    Ok(Err(code)) => say(code, "this token holds no seat in this room"),
+                    Ok(Err(code)) => say(code, attach_refusal(code)),
                     Err(_) => say(ErrorCode::NoRoom, "the room is gone"),
                 }
             }
@@ -480,6 +491,13 @@ async fn read_loop<G: RefereeGame>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refused_hello_says_why_in_words_that_fit_its_code() {
+        assert!(attach_refusal(ErrorCode::RateLimited).contains("too many messages"));
+        assert!(attach_refusal(ErrorCode::Internal).contains("could not be stored"));
+        assert!(attach_refusal(ErrorCode::BadToken).contains("no seat"));
+    }
 
     #[test]
     fn an_error_at_the_sockets_edge_has_the_rooms_key_order() {
