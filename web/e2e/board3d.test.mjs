@@ -483,6 +483,16 @@ describe('3D board', () => {
     const far = await span();
     assert.ok(far < near && far > fitted * 0.45, `and out, within limits: ${near} → ${far} px`);
     assert.ok(await page.$eval('.board3d-hint', (el) => el.hidden), 'no hint for a zoom');
+    // A turn whose first event the browser would not let be cancelled (it began off the board,
+    // where the page scrolled at once, and the board slid under the pointer) stays the page's.
+    await page.waitForTimeout(700);
+    const before = await span();
+    await page.evaluate(() => {
+      const canvas = document.querySelector('canvas');
+      for (let i = 0; i < 3; i++) canvas.dispatchEvent(new WheelEvent('wheel', { deltaY: -400, bubbles: true, cancelable: i > 0 }));
+    });
+    await settled(page);
+    assert.equal(Math.round(await span()), Math.round(before), 'the page’s turn left the zoom');
     await page.close();
   });
 

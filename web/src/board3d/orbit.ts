@@ -92,7 +92,10 @@ export class Orbit {
     const turnStarts = (e: WheelEvent): void => {
       const last = this.wheelTurn;
       if (last === null || e.timeStamp - last.at > WHEEL_TURN_GAP_MS) {
-        this.wheelTurn = { board: e.target instanceof Node && element.contains(e.target), at: e.timeStamp };
+        // One that cannot be cancelled began where nothing may stop the page: the browser has
+        // scrolled it already, and the board may only have slid under the pointer since.
+        const onBoard = e.target instanceof Node && element.contains(e.target);
+        this.wheelTurn = { board: onBoard && e.cancelable, at: e.timeStamp };
       } else {
         last.at = e.timeStamp;
       }
