@@ -213,6 +213,10 @@ describe('RoomClient', () => {
   });
 
   it('treats a long silence as a dead connection, and pings to keep it alive', () => {
+    // An idle page (waiting for the friend's move) finds out within half a minute, after two
+    // pings went unanswered.
+    expect(SILENCE_MS).toBeLessThanOrEqual(30_000);
+    expect(2 * PING_MS).toBeLessThan(SILENCE_MS);
     const { client, sockets, timers } = playing();
     timers.fire(PING_MS);
     expect(sockets[0]!.types().at(-1)).toBe('ping');
@@ -226,7 +230,7 @@ describe('RoomClient', () => {
     expect(client.move('b3', 'b4')).toBe(true);
     expect(socket.types().slice(-2)).toEqual(['ping', 'move']);
     expect(timers.delays()).toContain(ANSWER_MS);
-    // No answer, not even the pong: the socket is given up long before the 45 s of silence.
+    // No answer, not even the pong: the socket is given up long before the silence limit.
     timers.fire(ANSWER_MS);
     expect(socket.closed).toBe(true);
     expect(client.connection.kind).toBe('waiting');

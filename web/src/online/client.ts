@@ -95,9 +95,13 @@ export function backoffMs(attempt: number): number {
 /** The close code of a server that is stopping (to start again): see docs/protocol.md §3. */
 const GOING_AWAY = 1001;
 
-/** How often a ping goes out, and how long the page waits for any frame before reconnecting. */
-export const PING_MS = 20_000;
-export const SILENCE_MS = 45_000;
+/**
+ * How often a ping goes out, and how long the page waits for any frame before reconnecting: two
+ * pings unanswered. A player waiting for the friend's move on a connection that died without
+ * closing would otherwise wait that long for nothing.
+ */
+export const PING_MS = 12_000;
+export const SILENCE_MS = 30_000;
 /**
  * How long the page waits for any frame after a request of the player's (a move, an arrangement):
  * a connection that died without closing would otherwise hold the move for the whole silence.
@@ -317,7 +321,7 @@ export class RoomClient {
 
   /**
    * The browser says the network is gone: the socket is dead even if it has not closed (a phone
-   * that lost its signal closes nothing, and the silence would take 45 s to tell). Waits for the
+   * that lost its signal closes nothing, and the silence would take 30 s to tell). Waits for the
    * network to come back (`reconnectNow`), trying now and then meanwhile.
    */
   connectionLost(): void {
