@@ -482,6 +482,16 @@ describe('3D board', () => {
     await settled(page);
     const far = await span();
     assert.ok(far < near && far > fitted * 0.45, `and out, within limits: ${near} → ${far} px`);
+    // At the limit the wheel is left to the page (it scrolls, as a map's does); the other way it
+    // is the board's.
+    const taken = (deltaY) =>
+      page.evaluate((dy) => {
+        const e = new WheelEvent('wheel', { deltaY: dy, bubbles: true, cancelable: true });
+        document.querySelector('canvas').dispatchEvent(e);
+        return e.defaultPrevented;
+      }, deltaY);
+    assert.equal(await taken(400), false, 'zoomed out as far as it goes: the page’s');
+    assert.equal(await taken(-100), true, 'zooming back in: the board’s');
     assert.ok(await page.$eval('.board3d-hint', (el) => el.hidden), 'no hint for a zoom');
     // A turn whose first event the browser would not let be cancelled (it began off the board,
     // where the page scrolled at once, and the board slid under the pointer) stays the page's.

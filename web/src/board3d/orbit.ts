@@ -253,7 +253,8 @@ export class Orbit {
     this.spherical.setFromVector3(this.camera.position.clone().sub(this.target));
     const before = this.spherical.radius;
     const factor = Math.pow(0.95, -delta * 0.01);
-    const atLimit = factor > 1 ? before >= this.maxDistance : before <= this.minDistance;
+    // Within a hair of it: the distance read back from the camera is not the clamped one exactly.
+    const atLimit = factor > 1 ? before >= this.maxDistance * 0.999 : before <= this.minDistance * 1.001;
     // Zoomed as far as it goes: the wheel scrolls the page, as a map's does.
     if (!held && atLimit) return;
     e.preventDefault();
