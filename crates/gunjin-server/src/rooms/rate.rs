@@ -1,5 +1,5 @@
-//! Token buckets: the message rate of a connection, and the room creations of the server and of
-//! each client address.
+//! Token buckets: the message rate of a connection and of a seat, and the room creations of the
+//! server, of each client address and of each network.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
@@ -62,6 +62,53 @@ impl TokenBucket {
     fn refilled_to_cap(&mut self, now: Instant) -> bool {
         self.refill(now);
         self.tokens >= self.cap
+    }
+}
+
+/// A sender's message allowance (a connection's, a seat's), and whether the run of messages it
+/// is dropping now has been told so: only the first dropped in a run is answered (an answer to
+/// each filled the connection's queue faster than it drained, and the next reply then found it
+/// full and cut the client as slow).
+pub(crate) struct MessageRate {
+    bucket: TokenBucket,
+    told: bool,
+}
+
+/// What becomes of one message under a [`MessageRate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Admission {
+    Admitted,
+    /// Dropped, and the first of its run: tell the sender.
+    DroppedFirst,
+    /// Dropped, as the sender has been told.
+    Dropped,
+}
+
+impl MessageRate {
+    pub(crate) fn new(burst: u32, per_sec: u32, now: Instant) -> MessageRate {
+        MessageRate {
+            bucket: TokenBucket::new(f64::from(burst), f64::from(per_sec), now),
+            told: false,
+        }
+    }
+
+    /// Counts one message.
+    pub(crate) fn admit(&mut self, now: Instant) -> Admission {
+        if self.bucket.take(now) {
+            self.told = false;
+            Admission::Admitted
+        } else if self.told {
+            Admission::Dropped
+        } else {
+            self.told = true;
+            Admission::DroppedFirst
+        }
+    }
+
+    /// Takes a token for a request refused on its own terms when there is none (a `hello`),
+    /// leaving the run's telling as it was.
+    pub(crate) fn take(&mut self, now: Instant) -> bool {
+        self.bucket.take(now)
     }
 }
 

@@ -19,7 +19,7 @@ use super::protocol::{
     ClientMsg, CloseReason, ErrorCode, PhaseId, Presence, RematchState, RoomSync, Seat, ServerMsg,
     Who,
 };
-use super::rate::TokenBucket;
+use super::rate::{Admission, MessageRate};
 use super::store::{StoredRoom, Write};
 use super::{Shared, ms};
 
@@ -165,22 +165,14 @@ pub(crate) struct Room<G: RefereeGame> {
     /// Each seat's message allowance, over all its connections: one connection's allowance
     /// alone let a client that reconnects again and again (each time a fresh burst) have
     /// thousands of syncs a second answered.
-    seat_rate: [TokenBucket; 2],
-    /// The seat has been told it is over its rate (once in a run of dropped messages).
-    rate_said: [bool; 2],
+    seat_rate: [MessageRate; 2],
 }
 
 /// A fresh allowance for each seat.
-fn seat_rates(config: &super::RoomsConfig) -> [TokenBucket; 2] {
+fn seat_rates(config: &super::RoomsConfig) -> [MessageRate; 2] {
     let now = std::time::Instant::now();
-    let bucket = || {
-        TokenBucket::new(
-            f64::from(config.rate_burst),
-            f64::from(config.rate_per_sec),
-            now,
-        )
-    };
-    [bucket(), bucket()]
+    let rate = || MessageRate::new(config.rate_burst, config.rate_per_sec, now);
+    [rate(), rate()]
 }
 
 fn encode<G: RefereeGame>(msg: &ServerMsg<G>) -> Utf8Bytes {
@@ -210,7 +202,6 @@ impl<G: RefereeGame> Room<G> {
             id,
             shared,
             seat_rate,
-            rate_said: [false, false],
             created_at: now,
             empty_since: Some(now),
             tokens: [Some(SeatKey::of(host)), None],
@@ -302,7 +293,6 @@ impl<G: RefereeGame> Room<G> {
             outbox: Vec::new(),
             writes: Vec::new(),
             seat_rate: seat_rates(&shared.config),
-            rate_said: [false, false],
             shared,
         })
     }
@@ -524,9 +514,9 @@ impl<G: RefereeGame> Room<G> {
                     .as_ref()
                     .is_some_and(|c| c.id == conn);
                 if current {
-                    let i = seat.index();
-                    if !self.seat_rate[i].take(std::time::Instant::now()) {
-                        if !self.rate_said[i] {
+                    match self.seat_rate[seat.index()].admit(std::time::Instant::now()) {
+                        Admission::Admitted => {}
+                        Admission::DroppedFirst => {
                             self.reply(
                                 seat,
                                 &refusal(Refusal::new(
@@ -534,11 +524,10 @@ impl<G: RefereeGame> Room<G> {
                                     "too many messages from this seat; this one and any more until the rate falls are dropped",
                                 )),
                             );
-                            self.rate_said[i] = true;
+                            return true;
                         }
-                        return true;
+                        Admission::Dropped => return true,
                     }
-                    self.rate_said[i] = false;
                     if let Err(r) = self.client(seat, msg, now) {
                         // Refusals come before any change: nothing was emitted or written.
                         debug_assert!(self.outbox.is_empty() && self.writes.is_empty());

@@ -20,7 +20,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::game::RefereeGame;
 use super::ids::RoomId;
 use super::protocol::{ClientMsg, ErrorCode, Seat, parse_client};
-use super::rate::TokenBucket;
+use super::rate::{Admission, MessageRate};
 use super::room::{Cmd, ConnHandle, Out};
 use super::{RoomError, RoomsConfig, RoomsState};
 
@@ -366,15 +366,9 @@ async fn read_loop<G: RefereeGame>(
     auth: &mut Auth<G>,
 ) {
     let config = state.config();
-    let mut bucket = TokenBucket::new(
-        f64::from(config.rate_burst),
-        f64::from(config.rate_per_sec),
-        Instant::now(),
-    );
-    // Only the first message dropped in a run is answered: an answer to each filled the
-    // connection's queue faster than it drained (the reader does not yield while frames are
-    // waiting), and the room's next reply then found it full and cut the client as slow.
-    let mut limit_said = false;
+    // The reader does not yield while frames are waiting: see `MessageRate` on answering only
+    // the first message dropped in a run.
+    let mut rate = MessageRate::new(config.rate_burst, config.rate_per_sec, Instant::now());
     let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
     let mut heard = tokio::time::Instant::now();
     let say = |code: ErrorCode, message: &str| {
@@ -405,17 +399,17 @@ async fn read_loop<G: RefereeGame>(
         }
         // Every message a client sends counts towards its rate, binary ones too: each is
         // answered.
-        if !bucket.take(Instant::now()) {
-            if !limit_said {
+        match rate.admit(Instant::now()) {
+            Admission::Admitted => {}
+            Admission::DroppedFirst => {
                 say(
                     ErrorCode::RateLimited,
                     "too many messages; this one and any more until the rate falls are dropped",
                 );
-                limit_said = true;
+                continue;
             }
-            continue;
+            Admission::Dropped => continue,
         }
-        limit_said = false;
         let Message::Text(text) = frame else {
             say(ErrorCode::BadJson, "frames must be JSON text");
             continue;
