@@ -82,10 +82,11 @@ export class OnlineMatch implements Match {
   private setupGame = 0;
   /** An `arrange` went out and its `ready` has not come back yet. */
   private arrangeSent: Arrangement | null = null;
-  /** Confirmed while the connection was down: sent as soon as it is back. */
-  private arrangeQueued: Arrangement | null = null;
-  /** Whether `arrangeQueued` went out once already, on a connection lost before its answer. */
-  private queuedWasSent = false;
+  /**
+   * Confirmed while the connection was down: sent as soon as it is back. `wentOut`: it went out
+   * once already, on a connection lost before its answer (the server may hold it).
+   */
+  private arrangeQueued: { readonly arrangement: Arrangement; readonly wentOut: boolean } | null = null;
   /**
    * Taken back while the connection was down, after it had gone out unanswered: the server may
    * hold it, and is asked to let it go once the page has caught up.
@@ -195,9 +196,8 @@ export class OnlineMatch implements Match {
     if (!this.waiting) return false;
     if (this.arrangeQueued !== null) {
       // Not sent since the connection went: only one that went out before may be held there.
-      this.withdrawOnReturn = this.queuedWasSent;
+      this.withdrawOnReturn = this.arrangeQueued.wentOut;
       this.arrangeQueued = null;
-      this.queuedWasSent = false;
       this.changed();
       return true;
     }
@@ -282,7 +282,7 @@ export class OnlineMatch implements Match {
   arrangement(side: Side): Arrangement | undefined {
     const s = this.state;
     if (s === null || side !== s.side) return undefined;
-    return s.held ?? this.arrangeSent ?? this.arrangeQueued ?? undefined;
+    return s.held ?? this.arrangeSent ?? this.arrangeQueued?.arrangement ?? undefined;
   }
 
   view(side: Side): View | null {
@@ -330,8 +330,7 @@ export class OnlineMatch implements Match {
       // The server holds it now: a reload finds it there. (One queued below is kept here.)
       this.draft?.clear(arrangement);
     } else {
-      this.arrangeQueued = arrangement;
-      this.queuedWasSent = false;
+      this.arrangeQueued = { arrangement, wentOut: false };
     }
     // It replaces whatever the server may hold (the server takes a new one in its place).
     this.withdrawOnReturn = false;
@@ -496,8 +495,7 @@ export class OnlineMatch implements Match {
       // once the connection is back (the server may have it: the page then learns so first).
       const reconnecting = c.connection.kind !== 'open' && !givenUp(c.connection);
       if (this.arrangeSent !== null && reconnecting && s.phase === 'arranging' && !s.youReady && this.arrangeQueued === null) {
-        this.arrangeQueued = this.arrangeSent;
-        this.queuedWasSent = true;
+        this.arrangeQueued = { arrangement: this.arrangeSent, wentOut: true };
         // Kept for a reload meanwhile, as an arrangement being made is (its draft went when it
         // was sent).
         this.draft?.save(this.arrangeSent);
@@ -507,14 +505,13 @@ export class OnlineMatch implements Match {
       }
       // Held by the server already (the same one: a player may have taken it back and confirmed
       // another while the connection was down, which then replaces it).
-      const held = s.youReady && s.held !== null && this.arrangeQueued !== null && sameArrangement(s.held, this.arrangeQueued);
+      const held = s.youReady && s.held !== null && this.arrangeQueued !== null && sameArrangement(s.held, this.arrangeQueued.arrangement);
       if (this.arrangeQueued !== null && (s.phase !== 'arranging' || held)) this.arrangeQueued = null;
       // Back online after confirming without a connection: the arrangement goes out now, once
       // the events missed meanwhile are in (the game may have started without it).
-      const queued = this.arrangeQueued;
+      const queued = this.arrangeQueued?.arrangement ?? null;
       if (queued !== null && c.caughtUp && c.arrange(queued)) {
         this.arrangeQueued = null;
-        this.queuedWasSent = false;
         this.arrangeSent = queued;
         this.draft?.clear(queued);
       }
