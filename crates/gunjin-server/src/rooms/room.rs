@@ -454,10 +454,7 @@ impl<G: RefereeGame> Room<G> {
         if let Err(e) = self.shared.store.write(writes).await {
             tracing::error!(room = self.id.short(), error = %e, "rooms: could not store a change; the room is loaded again from the store");
             self.outbox.clear();
-            for conn in self.conns.iter().flatten() {
-                conn.closer.notify_one();
-            }
-            self.shared.forget(&self.id);
+            self.leave_memory();
             return false;
         }
         for (seat, text) in std::mem::take(&mut self.outbox) {
@@ -480,6 +477,15 @@ impl<G: RefereeGame> Room<G> {
             Err(ErrorCode::Internal)
         });
         stored
+    }
+
+    /// Closes every connection and takes the room out of the registry (its task then ends): the
+    /// next visit finds what the store holds, or nothing.
+    fn leave_memory(&self) {
+        for conn in self.conns.iter().flatten() {
+            conn.closer.notify_one();
+        }
+        self.shared.forget(&self.id);
     }
 
     async fn handle(&mut self, cmd: Cmd<G>) -> bool {
@@ -1053,10 +1059,7 @@ impl<G: RefereeGame> Room<G> {
                 id: self.id.as_str().to_owned(),
             });
             self.commit().await;
-            for conn in self.conns.iter().flatten() {
-                conn.closer.notify_one();
-            }
-            self.shared.forget(&self.id);
+            self.leave_memory();
             tracing::info!(room = self.id.short(), "rooms: expired");
             return false;
         }
