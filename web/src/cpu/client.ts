@@ -26,7 +26,10 @@ export function startCpuWorker(): WorkerLike {
   return new Worker(new URL('./cpu.worker.ts', import.meta.url), { type: 'module' }) as unknown as WorkerLike;
 }
 
-type Pending = { ok(r: CpuResponse): void; fail(e: Error): void };
+/** An answer the CPU gave (not an error). */
+type CpuAnswer = Extract<CpuResponse, { ok: true }>;
+
+type Pending = { ok(r: CpuAnswer): void; fail(e: Error): void };
 
 /**
  * How long a request may go unanswered before the CPU counts as dead: far above any search (a
@@ -52,7 +55,12 @@ export class RequestCpu implements CpuPlayer {
     const p = this.pending.get(res.id);
     if (p === undefined) return;
     this.pending.delete(res.id);
-    p.ok(res);
+    if (res.ok) {
+      p.ok(res);
+    } else {
+      this.retire();
+      p.fail(new Error(res.error));
+    }
   }
 
   /** Fails every request still waiting (the worker died). */
@@ -62,7 +70,7 @@ export class RequestCpu implements CpuPlayer {
     for (const p of all) p.fail(error);
   }
 
-  private request(req: CpuRequest): Promise<CpuResponse> {
+  private request(req: CpuRequest): Promise<CpuAnswer> {
     if (this.disposed) return Promise.reject(new Error('the CPU has been stopped'));
     return new Promise((ok, fail) => {
       const timer = Number.isFinite(this.answerWithinMs)
@@ -86,20 +94,12 @@ export class RequestCpu implements CpuPlayer {
 
   async chooseMove(view: View, level: CpuLevel, seed: number, timeMs: number): Promise<CpuMove> {
     const res = await this.request({ id: this.nextId++, type: 'move', view, level, seed, timeMs });
-    if (!res.ok) {
-      this.retire();
-      throw new Error(res.error);
-    }
     if (res.type !== 'move') throw new Error('the CPU answered the wrong request');
     return { from: res.move[0], to: res.move[1], thinkMs: res.thinkMs };
   }
 
   async chooseDeployment(side: Side, level: CpuLevel, seed: number): Promise<Arrangement> {
     const res = await this.request({ id: this.nextId++, type: 'deployment', side, level, seed });
-    if (!res.ok) {
-      this.retire();
-      throw new Error(res.error);
-    }
     if (res.type !== 'deployment') throw new Error('the CPU answered the wrong request');
     return res.arrangement;
   }
