@@ -979,12 +979,12 @@ export class App {
     this.strip.parentElement?.classList.toggle('with-strip', match !== null);
   }
 
-  /** The curtain's card is what the next player must see, whole, wherever the last one had
-   * scrolled to (on a phone, the hand-over button is far below it). */
   /**
-   * The keyboard lands on the curtain's words, not its button: the Enter that handed the device
-   * over, pressed again or held (its repeats), had lifted the curtain for the player who had just
-   * moved, showing the other's pieces. The next player goes on to the button (Tab) on purpose.
+   * The curtain's card is what the next player must see, whole, wherever the last one had
+   * scrolled to (on a phone, the hand-over button is far below it). The keyboard lands on its
+   * words, not its button: the Enter that handed the device over, pressed again or held, had
+   * lifted the curtain for the player who had just moved, showing the other's pieces. The next
+   * player goes on to the button (Tab) on purpose.
    */
   private focusCurtain(): void {
     const card = this.curtain.querySelector<HTMLElement>('.curtain-card');
