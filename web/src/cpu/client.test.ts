@@ -27,6 +27,17 @@ class FakeWorker implements WorkerLike {
   }
 }
 
+/** A CPU whose workers are fakes, each one it starts kept in `workers`. */
+function cpuOnFakeWorkers(answerWithinMs?: number): { cpu: WorkerCpu; workers: FakeWorker[] } {
+  const workers: FakeWorker[] = [];
+  const start = (): FakeWorker => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w;
+  };
+  return { cpu: answerWithinMs === undefined ? new WorkerCpu(start) : new WorkerCpu(start, answerWithinMs), workers };
+}
+
 describe('WorkerCpu', () => {
   it('matches answers to requests by id, whatever their order', async () => {
     const engine = testEngine();
@@ -80,12 +91,7 @@ describe('WorkerCpu', () => {
   });
 
   it('replaces a worker that failed at the next request, so a new game finds a CPU that answers', async () => {
-    const workers: FakeWorker[] = [];
-    const cpu = new WorkerCpu(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w;
-    });
+    const { cpu, workers } = cpuOnFakeWorkers();
     expect(workers).toHaveLength(1);
     const pending = cpu.chooseDeployment('sente', 'beginner', 1);
     workers[0]?.onerror?.({ message: 'wasm: Failed to fetch' } as ErrorEvent);
@@ -101,12 +107,7 @@ describe('WorkerCpu', () => {
   });
 
   it('replaces a worker that answered with an error (a panic caught in its wasm)', async () => {
-    const workers: FakeWorker[] = [];
-    const cpu = new WorkerCpu(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w;
-    });
+    const { cpu, workers } = cpuOnFakeWorkers();
     const pending = cpu.chooseDeployment('sente', 'beginner', 1);
     const id = workers[0]?.requests[0]?.id ?? -1;
     workers[0]?.reply({ id, ok: false, error: 'the CPU panicked' });
@@ -120,12 +121,7 @@ describe('WorkerCpu', () => {
 
   it('fails a request left unanswered (a worker killed without a word) and replaces that worker', async () => {
     vi.useFakeTimers();
-    const workers: FakeWorker[] = [];
-    const cpu = new WorkerCpu(() => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w;
-    }, 5_000);
+    const { cpu, workers } = cpuOnFakeWorkers(5_000);
     const pending = cpu.chooseDeployment('sente', 'beginner', 1);
     const failed = expect(pending).rejects.toThrow(/did not answer/);
     vi.advanceTimersByTime(4_999);
