@@ -69,6 +69,11 @@ async fn a_full_game_then_a_rematch_with_sides_swapped() {
         "sente moves first: {hs}"
     );
     assert!(gs.get("legal").is_none());
+    // In the referee's order (§10): by from, then to, as square names.
+    let names: Vec<(String, String)> = serde_json::from_value(hs["legal"].clone()).unwrap();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(names, sorted);
     // Each sees 46 pieces: own with kinds, enemy without.
     assert_eq!(gs["view"]["pieces"].as_object().unwrap().len(), 46);
 

@@ -6,11 +6,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::Ply;
 use crate::kind::Kind;
-use crate::position::Piece;
+use crate::position::{Move, Piece, Position};
 use crate::side::{BySide, Side};
 use crate::square::Square;
 use crate::status::Status;
 use crate::view::{PlayerView, PublicParts, ViewError};
+
+/// The legal moves of the side to move in §10's order: by from, then to, as square names
+/// (`legal_moves` of the referee, `legal` of the rooms).
+#[must_use]
+pub fn legal_moves_by_name(position: &Position) -> Vec<Move> {
+    let mut moves = position.legal_moves().to_vec();
+    moves.sort_unstable_by_key(|mv| (mv.from.name(), mv.to.name()));
+    moves
+}
 
 /// A piece on the wire: the kind is absent for an enemy piece while the game goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -84,12 +84,10 @@ impl Referee {
             }
             Request::LegalMoves => {
                 let pos = self.current()?.position();
-                let mut moves: Vec<[&'static str; 2]> = pos
-                    .legal_moves()
+                let moves: Vec<[&'static str; 2]> = gunjin::wire::legal_moves_by_name(pos)
                     .iter()
                     .map(|mv| [mv.from.name(), mv.to.name()])
                     .collect();
-                moves.sort_unstable();
                 success(LegalMoves {
                     side: pos.to_move(),
                     moves,

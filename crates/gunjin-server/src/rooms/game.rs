@@ -267,7 +267,7 @@ impl RefereeGame for Gunjin {
 
     fn legal(&self, side: Side) -> Option<Vec<gunjin::Move>> {
         let on = self.0.status().is_ongoing() && self.to_move() == side;
-        on.then(|| self.0.position().legal_moves().to_vec())
+        on.then(|| gunjin::wire::legal_moves_by_name(self.0.position()))
     }
 
     fn record(&self) -> GameRecord {
