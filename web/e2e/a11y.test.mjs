@@ -39,6 +39,22 @@ after(async () => {
   await server?.stop();
 });
 
+/** WCAG's contrast ratio of two CSS colours given as `rgb(…)`. */
+function contrast(a, b) {
+  const luminance = (css) => {
+    const [r, g, b] = css
+      .match(/[\d.]+/g)
+      .slice(0, 3)
+      .map((c) => {
+        const s = Number(c) / 255;
+        return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+      });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
 /** The axe violations on the page as it stands, one line each: rule, impact, first elements. */
 async function violations(page) {
   const injected = await page.evaluate(() => typeof window.axe !== 'undefined');
@@ -267,6 +283,30 @@ describe('accessibility with the 3D board (WebGL)', () => {
       await page.waitForSelector('.board3d-mount canvas');
       assert.equal(await page.isHidden('.board3d-bar'), false, 'the view buttons are shown');
       await assertClean(page, `a turn with the 3D board (${viewport.width} px)`);
+      await page.close();
+    }
+  });
+
+  it("rings the view button the keyboard is on at 3:1 or more against the page, light and dark", async () => {
+    for (const colorScheme of ['light', 'dark']) {
+      const page = await openPage(webgl, server.url, { lang: 'ja', colorScheme });
+      await startLocalTurn(page);
+      await page.focus('.board3d-view-button[data-view="diagonal"]');
+      await page.keyboard.press('Tab');
+      const ring = await page.evaluate(() => {
+        const el = document.activeElement;
+        const style = getComputedStyle(el);
+        const probe = document.createElement('div');
+        probe.style.color = getComputedStyle(document.documentElement).getPropertyValue('--paper');
+        document.body.append(probe);
+        const paper = getComputedStyle(probe).color;
+        probe.remove();
+        return { view: el.dataset.view, focused: el.matches(':focus-visible'), style: style.outlineStyle, width: style.outlineWidth, colour: style.outlineColor, paper };
+      });
+      assert.equal(ring.view, 'top', 'Tab went from one view button to the other');
+      assert.ok(ring.focused && ring.style !== 'none' && parseFloat(ring.width) >= 2, `${colorScheme}: a ring is drawn (${JSON.stringify(ring)})`);
+      const ratio = contrast(ring.colour, ring.paper);
+      assert.ok(ratio >= 3, `${colorScheme}: the ring ${ring.colour} against the page ${ring.paper} is ${ratio.toFixed(2)}:1`);
       await page.close();
     }
   });

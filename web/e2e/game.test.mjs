@@ -847,6 +847,27 @@ describe('panel and page', () => {
     await page.close();
   });
 
+  it('keeps the toggle the keyboard opened the table with in sight, on a laptop and a phone', async () => {
+    for (const viewport of [{ width: 1366, height: 768 }, { width: 390, height: 844 }]) {
+      const page = await openPage(browser, server.url, { viewport });
+      await startLocalTurn(page);
+      await page.focus('[data-focus-key="open-table"]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.panel .battle-table');
+      const seen = await page.evaluate(() => {
+        const toggle = document.activeElement.getBoundingClientRect();
+        const title = document.getElementById('battle-table-title').getBoundingClientRect();
+        return { key: document.activeElement.dataset.focusKey, toggle: [toggle.top, toggle.bottom], title: [title.top, title.bottom], height: innerHeight };
+      });
+      const where = `${viewport.width} px: ${JSON.stringify(seen)}`;
+      assert.equal(seen.key, 'open-table', where);
+      // Its focus ring, 5 px outside it, too.
+      assert.ok(seen.toggle[0] >= 5 && seen.toggle[1] <= seen.height - 5, `the focused toggle is in sight (${where})`);
+      assert.ok(seen.title[0] >= 0 && seen.title[1] <= seen.height, `the table's title is in sight (${where})`);
+      await page.close();
+    }
+  });
+
   it('plays with a storage the browser will not let it read or write', async () => {
     const context = await browser.browser.newContext({ locale: 'en-US' });
     // As a browser whose settings block site data: every read and write throws.

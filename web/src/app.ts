@@ -1103,11 +1103,15 @@ export class App {
     this.tableOpen = !this.tableOpen;
     this.update();
     // The panel may end below the fold of its own scroll: opening the table shows it, whole where
-    // it fits the window, else from its title down.
+    // it fits the window, else from its toggle down. The toggle just above it stays in sight
+    // either way: scrolled to the table's title, the toggle pressed by the keyboard went out of
+    // sight, its focus ring with it.
     const table = this.tableOpen ? document.getElementById('battle-table-panel') : null;
     if (table === null || typeof table.scrollIntoView !== 'function') return;
     const fits = table.getBoundingClientRect().height <= window.innerHeight;
-    (fits ? table : (document.getElementById('battle-table-title') ?? table)).scrollIntoView({ block: fits ? 'nearest' : 'start' });
+    const toggle = this.root.querySelector<HTMLElement>('[data-focus-key="open-table"]') ?? table;
+    if (fits) table.scrollIntoView({ block: 'nearest' });
+    toggle.scrollIntoView({ block: fits ? 'nearest' : 'start' });
   }
 
   private closeTableFromEnd(): void {
