@@ -45,6 +45,15 @@ impl Setup {
 
 /// A square as a message names it: the headquarters with both its spellings, so a setup that
 /// wrote `c1` or `d1` finds its square in the message.
+/// " on a1, b2" for the squares a kind was placed on ("" for none).
+fn placed_on(squares: &[Square]) -> String {
+    if squares.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = squares.iter().map(spelled).collect();
+    format!(" on {}", names.join(", "))
+}
+
 fn spelled(square: &Square) -> String {
     if square.is_hq() {
         let row = square.row();
@@ -75,8 +84,14 @@ pub enum SetupViolation {
     },
     #[error("{} is left empty: every square of the camp holds a piece", spelled(.square))]
     EmptySquare { square: Square },
-    #[error("{kind}: {found} placed, the game has {expected}")]
-    WrongCount { kind: Kind, expected: u8, found: u8 },
+    /// `squares`: where the kind was placed, in the order given (none when it was left out).
+    #[error("{kind}{}: {found} placed, the game has {expected}", placed_on(.squares))]
+    WrongCount {
+        kind: Kind,
+        expected: u8,
+        found: u8,
+        squares: Vec<Square>,
+    },
     #[error("mine on {}: a mine may not stand on an entrance", spelled(.square))]
     MineOnEntrance { square: Square },
     #[error("flag on {}: the flag may not stand on an entrance", spelled(.square))]
@@ -225,6 +240,12 @@ impl Deployment {
                     kind,
                     expected: kind.count(),
                     found: counts[kind.index()],
+                    squares: setup
+                        .pieces
+                        .iter()
+                        .filter(|&&(_, k)| k == kind)
+                        .map(|&(sq, _)| sq)
+                        .collect(),
                 });
             }
         }

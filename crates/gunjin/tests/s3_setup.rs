@@ -222,7 +222,8 @@ fn missing_piece_reports_the_empty_square_and_the_wrong_count() {
     assert!(err.violations.contains(&SetupViolation::WrongCount {
         kind: Kind::Spy,
         expected: 1,
-        found: 0
+        found: 0,
+        squares: vec![],
     }));
     assert_eq!(err.violations.len(), 2);
 }
@@ -428,6 +429,33 @@ fn violations_without_a_placed_piece_name_what_they_have() {
     // A wrong count: the kind, the count found and the count the game has.
     let (v, _) = violation(Side::Sente, &missing, &STD, "wrong_count");
     assert_eq!(v.to_string(), "cavalry: 0 placed, the game has 1");
+
+    // Too many: the squares of every one placed, the headquarters spelled out.
+    let mut extra = Setup::from_names(SENTE_FIXED.iter().copied());
+    for piece in &mut extra.pieces {
+        if piece.0 == sq("e3") || piece.0 == sq("f4") {
+            piece.1 = Kind::General;
+        }
+    }
+    let err = Deployment::new(Side::Sente, &extra, &STD).unwrap_err();
+    let generals: Vec<String> = err
+        .violations
+        .iter()
+        .filter(|v| {
+            matches!(
+                v,
+                SetupViolation::WrongCount {
+                    kind: Kind::General,
+                    ..
+                }
+            )
+        })
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        generals,
+        ["general on cd1 (the headquarters, c1/d1), e3, f4: 3 placed, the game has 1"]
+    );
 }
 
 #[test]
