@@ -701,12 +701,21 @@ fn general_prey(belief: &Belief) -> Vec<Square> {
         .collect()
 }
 
+/// Quiet plies from which the top officers may attack pieces that may be mines or the flag
+/// again: near the no-battle draw such an attack is often the only way left to win (a lone
+/// lieutenant general had shuffled beside a never-moved headquarters until the draw).
+const SPARE_TOP_OFFICERS_UNTIL: u16 = 60;
+
 /// Leaves out the moves of the general, lieutenant general and major general onto an enemy
 /// piece that may be a mine or the flag, unless nothing else is left, or the piece holds the
 /// enemy headquarters and another own officer stands beside it: whatever the attack meets there,
 /// that officer walks in next (the search weighs it). Sparing them there had a won race for the
-/// headquarters shuffled away while the enemy walked into the own.
+/// headquarters shuffled away while the enemy walked into the own. From
+/// [`SPARE_TOP_OFFICERS_UNTIL`] quiet plies on, nothing is left out.
 fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
+    if view.plies_without_battle() >= SPARE_TOP_OFFICERS_UNTIL {
+        return;
+    }
     let enemy_hq = Square::hq(view.side().opponent());
     let follows_in = |from: Square| {
         enemy_hq
@@ -985,6 +994,48 @@ mod tests {
             spared >= 5 && allowed >= 5,
             "spared {spared}, allowed {allowed}"
         );
+    }
+
+    /// Near the no-battle draw the top officers may attack a piece that may be a mine or the
+    /// flag: often nothing else can still win.
+    #[test]
+    fn near_the_no_battle_draw_the_top_officers_may_attack_still_pieces() {
+        use gunjin::rand::RngExt as _;
+        let top = [Kind::General, Kind::LieutenantGeneral, Kind::MajorGeneral];
+        let mut lifted = 0;
+        for seed in 0..40u64 {
+            let mut game = crate::auto_game(seed);
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 240 {
+                let moves = game.position().legal_moves();
+                let view = game.view(game.position().to_move());
+                if view.plies_without_battle() >= SPARE_TOP_OFFICERS_UNTIL {
+                    let belief = level_belief(&view, Level::Advanced);
+                    let mut kept = moves.clone();
+                    spare_top_officers(&view, &belief, &mut kept);
+                    assert_eq!(kept.len(), moves.len());
+                    lifted += usize::from(moves.iter().any(|m| {
+                        view.own_at(m.from).is_some_and(|k| top.contains(&k))
+                            && belief.kinds_at(m.to).is_some_and(|ks| {
+                                ks.contains(Kind::Mine) || ks.contains(Kind::Flag)
+                            })
+                    }));
+                }
+                // After the opening, quiet moves only, so that the quiet plies add up.
+                let quiet: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| game.position().piece_at(m.to).is_none())
+                    .collect();
+                let mv = if game.history().len() > 20 && !quiet.is_empty() {
+                    quiet[rng.random_range(0..quiet.len())]
+                } else {
+                    moves[rng.random_range(0..moves.len())]
+                };
+                game.play(mv).expect("legal");
+            }
+        }
+        assert!(lifted >= 3, "lifted {lifted}");
     }
 
     /// An attack the belief knows is lost (every kind the target can still be beats the
