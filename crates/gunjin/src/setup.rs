@@ -45,13 +45,13 @@ impl Setup {
 
 /// A square as a message names it: the headquarters with both its spellings, so a setup that
 /// wrote `c1` or `d1` finds its square in the message.
-/// " on a1, b2" for the squares a kind was placed on ("" for none).
+/// " (placed on a1, b2)" for the squares a kind was placed on ("" for none).
 fn placed_on(squares: &[Square]) -> String {
     if squares.is_empty() {
         return String::new();
     }
-    let names: Vec<String> = squares.iter().map(spelled).collect();
-    format!(" on {}", names.join(", "))
+    let names: Vec<String> = squares.iter().map(ToString::to_string).collect();
+    format!(" (placed on {})", names.join(", "))
 }
 
 fn spelled(square: &Square) -> String {
@@ -85,7 +85,7 @@ pub enum SetupViolation {
     #[error("{} is left empty: every square of the camp holds a piece", spelled(.square))]
     EmptySquare { square: Square },
     /// `squares`: where the kind was placed, in the order given (none when it was left out).
-    #[error("{kind}{}: {found} placed, the game has {expected}", placed_on(.squares))]
+    #[error("{kind}: {found} placed, the game has {expected}{}", placed_on(.squares))]
     WrongCount {
         kind: Kind,
         expected: u8,
