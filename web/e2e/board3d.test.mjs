@@ -914,7 +914,7 @@ describe('3D board', () => {
       await page.waitForFunction((d) => window.devicePixelRatio === d, dpr);
       const want = Math.min(dpr, 2);
       await page
-        .waitForFunction((w) => document.querySelector('#board canvas').width === Math.floor(700 * w), want, { timeout: 3000 })
+        .waitForFunction((w) => document.querySelector('#board canvas').width === Math.floor(700 * w), want, { timeout: 20000 })
         .catch(() => {});
       await settled(page);
       const now = await canvas();

@@ -105,6 +105,9 @@ function markersSignature(s: BoardRenderState): string {
   return `${s.selected ?? ''}|${s.moveTargets.join(',')}|${s.attackTargets.join(',')}|${last}`;
 }
 
+/** How often the device pixel ratio is read besides its media query's change event. */
+const RATIO_POLL_MS = 1000;
+
 /** The canvas's pixels per CSS pixel: the device's, capped at 2 (beyond it, cost without gain). */
 function pixelRatio(): number {
   return Math.min(window.devicePixelRatio || 1, 2);
@@ -145,6 +148,7 @@ export class Board3D {
   private readonly motionQuery: MediaQueryList | undefined;
   /** Matches the device pixel ratio the canvas was last sized for; fires when it changes. */
   private ratioQuery: MediaQueryList | undefined;
+  private ratioPoll = 0;
   /** Shown over the canvas while the WebGL context is lost. */
   private readonly lostNotice: HTMLDivElement;
   private hoverAt: { x: number; y: number; dragging: boolean } | undefined;
@@ -315,6 +319,8 @@ export class Board3D {
    * Follows the device pixel ratio: a page zoom or a move to another screen changes it, often
    * without changing the container's CSS size (so the `ResizeObserver` says nothing). A media
    * query for the current ratio fires once when it stops matching; it is set up again each time.
+   * The query is also read once a second, since a browser may change the ratio without firing
+   * it (Chromium 156 does not when the ratio is emulated: the query stops matching, silently).
    */
   private watchPixelRatio(): void {
     this.ratioQuery?.removeEventListener('change', this.onRatioChange);
@@ -322,6 +328,9 @@ export class Board3D {
     if (this.disposed || typeof window.matchMedia !== 'function') return;
     this.ratioQuery = window.matchMedia(`(resolution: ${window.devicePixelRatio || 1}dppx)`);
     this.ratioQuery.addEventListener('change', this.onRatioChange);
+    this.ratioPoll ||= window.setInterval(() => {
+      if (this.ratioQuery?.matches === false) this.onRatioChange();
+    }, RATIO_POLL_MS);
   }
 
   private readonly onRatioChange = (): void => {
@@ -614,6 +623,7 @@ export class Board3D {
     this.cleanups.forEach((f) => f());
     this.ratioQuery?.removeEventListener('change', this.onRatioChange);
     this.ratioQuery = undefined;
+    clearInterval(this.ratioPoll);
     this.resizeObserver?.disconnect();
     this.controls.dispose();
     for (const p of this.pieces.values()) p.detach();
