@@ -45,15 +45,6 @@ impl Setup {
 
 /// A square as a message names it: the headquarters with both its spellings, so a setup that
 /// wrote `c1` or `d1` finds its square in the message.
-/// " (placed on a1, b2)" for the squares a kind was placed on ("" for none).
-fn placed_on(squares: &[Square]) -> String {
-    if squares.is_empty() {
-        return String::new();
-    }
-    let names: Vec<String> = squares.iter().map(ToString::to_string).collect();
-    format!(" (placed on {})", names.join(", "))
-}
-
 fn spelled(square: &Square) -> String {
     if square.is_hq() {
         let row = square.row();
@@ -61,6 +52,15 @@ fn spelled(square: &Square) -> String {
     } else {
         square.to_string()
     }
+}
+
+/// " (placed on a1, b2)" for the squares a kind was placed on ("" for none).
+fn placed_on(squares: &[Square]) -> String {
+    if squares.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> = squares.iter().map(ToString::to_string).collect();
+    format!(" (placed on {})", names.join(", "))
 }
 
 /// One broken rule of a deployment: the piece, the square and the rule.

@@ -430,7 +430,7 @@ fn violations_without_a_placed_piece_name_what_they_have() {
     let (v, _) = violation(Side::Sente, &missing, &STD, "wrong_count");
     assert_eq!(v.to_string(), "cavalry: 0 placed, the game has 1");
 
-    // Too many: the squares of every one placed, the headquarters spelled out.
+    // Too many: the squares of every one placed, after the words a missing kind has too.
     let mut extra = Setup::from_names(SENTE_FIXED.iter().copied());
     for piece in &mut extra.pieces {
         if piece.0 == sq("e3") || piece.0 == sq("f4") {

@@ -175,7 +175,7 @@ fn seat_rates(config: &super::RoomsConfig) -> [MessageRate; 2] {
     [rate(), rate()]
 }
 
-fn encode<G: RefereeGame>(msg: &ServerMsg<G>) -> Utf8Bytes {
+pub(super) fn encode<G: RefereeGame>(msg: &ServerMsg<G>) -> Utf8Bytes {
     match serde_json::to_string(msg) {
         Ok(s) => Utf8Bytes::from(s),
         Err(e) => {

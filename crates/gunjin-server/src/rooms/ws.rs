@@ -19,9 +19,9 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::game::RefereeGame;
 use super::ids::RoomId;
-use super::protocol::{ClientMsg, ErrorCode, Seat, parse_client};
+use super::protocol::{ClientMsg, ErrorCode, Seat, ServerMsg, parse_client};
 use super::rate::{Admission, MessageRate};
-use super::room::{Cmd, ConnHandle, Out};
+use super::room::{Cmd, ConnHandle, Out, encode};
 use super::{RoomError, RoomsConfig, RoomsState};
 
 /// The room routes, ready to merge into the server's router:
@@ -260,24 +260,14 @@ fn attach_refusal(code: ErrorCode) -> &'static str {
     }
 }
 
-/// An error told at the socket's edge, its keys in the order the room's own errors have
-/// (`t`, `code`, `message`): a client comparing frames finds one shape.
-fn error_text(code: ErrorCode, message: &str) -> Utf8Bytes {
-    #[derive(serde::Serialize)]
-    struct ErrorFrame<'a> {
-        t: &'static str,
-        code: ErrorCode,
-        message: &'a str,
-    }
-    let frame = ErrorFrame {
-        t: "error",
+/// An error told at the socket's edge: the room's own error message, so a client comparing
+/// frames finds one shape (keys `t`, `code`, `message`).
+fn error_text<G: RefereeGame>(code: ErrorCode, message: &str) -> Utf8Bytes {
+    encode(&ServerMsg::<G>::Error {
         code,
-        message,
-    };
-    match serde_json::to_string(&frame) {
-        Ok(text) => Utf8Bytes::from(text),
-        Err(_) => Utf8Bytes::from_static(r#"{"t":"error","code":"internal","message":"encoding"}"#),
-    }
+        message: message.to_owned(),
+        details: None,
+    })
 }
 
 type Auth<G> = Option<(mpsc::Sender<Cmd<G>>, Seat)>;
@@ -372,7 +362,7 @@ async fn read_loop<G: RefereeGame>(
     let hello_deadline = tokio::time::Instant::now() + config.hello_timeout;
     let mut heard = tokio::time::Instant::now();
     let say = |code: ErrorCode, message: &str| {
-        let _ = tx.try_send(Out::Text(error_text(code, message)));
+        let _ = tx.try_send(Out::Text(error_text::<G>(code, message)));
     };
     loop {
         let next = tokio::select! {
@@ -496,7 +486,11 @@ mod tests {
     #[test]
     fn an_error_at_the_sockets_edge_has_the_rooms_key_order() {
         assert_eq!(
-            error_text(ErrorCode::BadJson, "frames must be JSON text").as_str(),
+            error_text::<crate::rooms::game::Gunjin>(
+                ErrorCode::BadJson,
+                "frames must be JSON text"
+            )
+            .as_str(),
             r#"{"t":"error","code":"bad_json","message":"frames must be JSON text"}"#
         );
         let room: super::super::protocol::ServerMsg<crate::rooms::game::Gunjin> =
