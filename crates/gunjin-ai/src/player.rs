@@ -72,6 +72,7 @@ impl Level {
                 spy_hunt: 0,
                 general_hunt: 0,
                 unshuffle: 0,
+                repetition: 0,
                 spare_top_officers: false,
                 spare_lost_battles: false,
                 hq_check: true,
@@ -98,6 +99,7 @@ impl Level {
                 spy_hunt: 0,
                 general_hunt: 0,
                 unshuffle: 0,
+                repetition: 0,
                 spare_top_officers: false,
                 spare_lost_battles: true,
                 hq_check: true,
@@ -124,6 +126,7 @@ impl Level {
                 spy_hunt: 40,
                 general_hunt: 40,
                 unshuffle: 20,
+                repetition: 40,
                 spare_top_officers: true,
                 spare_lost_battles: false,
                 hq_check: true,
@@ -192,6 +195,11 @@ pub(crate) struct Plan {
     /// piece stepping back where it came from): among moves the search scores alike, a player
     /// would not shuffle one piece to and fro for dozens of plies.
     unshuffle: i32,
+    /// While the side is ahead, taken off at the root for each time the board a quiet move
+    /// leaves (which squares each side holds, the enemy to move) has already stood since the last
+    /// battle: a piece chasing one it cannot catch (a general after a plane) otherwise repeats the
+    /// same four plies until the no-battle draw throws the game away.
+    repetition: i32,
     /// The general, lieutenant general and major general attack no enemy piece that may be a
     /// mine or the flag (one never seen to move) while another move is left, as the seed page
     /// advises: traded for a mine or a backed flag, they are worth more than their material.
@@ -236,6 +244,7 @@ pub(crate) const GREEDY: Plan = Plan {
     spy_hunt: 0,
     general_hunt: 0,
     unshuffle: 0,
+    repetition: 0,
     spare_top_officers: false,
     spare_lost_battles: false,
     hq_check: false,
@@ -559,25 +568,31 @@ fn decide_told(
             scores = deep_scores;
         }
     }
+    add_root_terms(view, plan, &setting.belief, &worlds, &moves, &mut scores);
+    Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// Adds to each move's score what the root weighs beyond the search: probing and concealment,
+/// walks longer than the search looks, and the habits a player would notice (shuffling,
+/// repeating, drifting into the no-battle draw).
+fn add_root_terms(
+    view: &PlayerView,
+    plan: &Plan,
+    belief: &Belief,
+    worlds: &[(Position, Known)],
+    moves: &[Move],
+    scores: &mut [f64],
+) {
     if plan.probe_bonus != 0 {
         for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-            *score += f64::from(information_bonus(
-                view,
-                &setting.belief,
-                *mv,
-                plan.probe_bonus,
-            ));
+            *score += f64::from(information_bonus(view, belief, *mv, plan.probe_bonus));
         }
     }
     // Walks longer than the search looks: the spy to a general known for certain, the general
     // to the officers it beats.
     let hunts = [
-        (Kind::Spy, plan.spy_hunt, spy_prey(&setting.belief)),
-        (
-            Kind::General,
-            plan.general_hunt,
-            general_prey(&setting.belief),
-        ),
+        (Kind::Spy, plan.spy_hunt, spy_prey(belief)),
+        (Kind::General, plan.general_hunt, general_prey(belief)),
     ];
     for (hunter, unit, prey) in hunts {
         if unit == 0 || prey.is_empty() {
@@ -595,20 +610,29 @@ fn decide_told(
             }
         }
     }
+    if plan.repetition != 0 {
+        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        if best > 0.0 {
+            let seen = boards_since_battle(view);
+            for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+                let again = times_seen_after(view, &seen, *mv);
+                *score -= f64::from(plan.repetition) * f64::from(again);
+            }
+        }
+    }
     if plan.contact != 0 {
         let bonus = contact_bonus(
             view.side(),
             view.plies_without_battle(),
-            &worlds,
-            &moves,
-            &scores,
+            worlds,
+            moves,
+            scores,
             plan.contact,
         );
         for (score, b) in scores.iter_mut().zip(bonus) {
             *score += b;
         }
     }
-    Some(pick(&moves, &scores, plan.temperature, &mut rng))
 }
 
 /// Whether `mv` steps the piece the side moved last, without a battle, back where it came from.
@@ -618,6 +642,44 @@ fn puts_back_last_move(view: &PlayerView, mv: Move) -> bool {
         .rev()
         .find(|ply| ply.side == view.side())
         .is_some_and(|ply| ply.battle.is_none() && ply.from == mv.to && ply.to == mv.from)
+}
+
+/// Which squares each side holds (by square index, viewer first) and who is to move: what a
+/// repetition is judged by.
+type Board = (u64, u64, Side);
+
+fn mask(squares: impl Iterator<Item = Square>) -> u64 {
+    squares.fold(0, |m, sq| m | 1 << sq.index())
+}
+
+/// Every board that has stood since the last battle (the current one included): the plies
+/// since then are all quiet, so each is undone by stepping its piece back.
+fn boards_since_battle(view: &PlayerView) -> Vec<Board> {
+    let me = view.side();
+    let mut own = mask(view.own().iter().map(|&(sq, _)| sq));
+    let mut enemy = mask(view.enemy().iter().copied());
+    let mut boards = vec![(own, enemy, view.to_move())];
+    let quiet = usize::from(view.plies_without_battle());
+    for ply in view.history().iter().rev().take(quiet) {
+        let (from, to) = (1u64 << ply.from.index(), 1u64 << ply.to.index());
+        let held = if ply.side == me { &mut own } else { &mut enemy };
+        *held = (*held & !to) | from;
+        boards.push((own, enemy, ply.side));
+    }
+    boards
+}
+
+/// How often the board `mv` leaves has stood in `seen` (0 for a battle, which changes it).
+fn times_seen_after(view: &PlayerView, seen: &[Board], mv: Move) -> u32 {
+    if view.enemy_at(mv.to) {
+        return 0;
+    }
+    let own = mask(view.own().iter().map(|&(sq, _)| sq));
+    let own = (own & !(1 << mv.from.index())) | 1 << mv.to.index();
+    let enemy = mask(view.enemy().iter().copied());
+    let after = (own, enemy, view.side().opponent());
+    let times = seen.iter().filter(|&&b| b == after).count();
+    u32::try_from(times).unwrap_or(u32::MAX)
 }
 
 /// Quiet plies after which a side ahead starts walking towards battles.
@@ -899,6 +961,79 @@ mod tests {
             ("c6", Side::Gote, Kind::Captain),
             ("f7", Side::Gote, Kind::Mine),
         ])
+    }
+
+    /// The boards counted from the view (undoing the quiet plies) are the boards the game truly
+    /// went through since its last battle, counted after each move as the engine plays it.
+    #[test]
+    fn a_repetition_is_counted_on_the_boards_the_game_went_through() {
+        use gunjin::rand::RngExt as _;
+        let board_of = |pos: &Position, me: Side| -> Board {
+            let held = |side: Side| {
+                mask(
+                    pos.pieces()
+                        .filter(|(_, p)| p.side == side)
+                        .map(|(sq, _)| sq),
+                )
+            };
+            (held(me), held(me.opponent()), pos.to_move())
+        };
+        let mut repeated = 0;
+        for seed in 0..12u64 {
+            let mut game = crate::auto_game(seed);
+            let mut rng = SmallRng::seed_from_u64(seed);
+            // Every board since the last battle, as the engine's positions had it.
+            let mut since_battle: Vec<Position> = vec![game.position().clone()];
+            while game.status().is_ongoing() && game.history().len() < 120 {
+                let pos = game.position().clone();
+                let me = pos.to_move();
+                let view = game.view(me);
+                let seen = boards_since_battle(&view);
+                let moves = pos.legal_moves();
+                for &mv in &moves {
+                    let mut after = pos.clone();
+                    let played = after.play(mv).expect("legal");
+                    let truth = if played.battle.is_some() {
+                        0
+                    } else {
+                        since_battle
+                            .iter()
+                            .filter(|p| board_of(p, me) == board_of(&after, me))
+                            .count()
+                    };
+                    let counted = times_seen_after(&view, &seen, mv);
+                    assert_eq!(
+                        counted as usize,
+                        truth,
+                        "seed {seed}, ply {}, {mv:?}",
+                        game.history().len()
+                    );
+                    repeated += usize::from(truth >= 2);
+                }
+                // Mostly step the last quiet move back, so that boards come again.
+                let back = game
+                    .history()
+                    .iter()
+                    .rev()
+                    .find(|p| p.side == me)
+                    .filter(|p| p.battle.is_none())
+                    .map(|p| Move {
+                        from: p.to,
+                        to: p.from,
+                    })
+                    .filter(|m| moves.contains(m));
+                let mv = match back {
+                    Some(m) if rng.random_bool(0.8) => m,
+                    _ => moves[rng.random_range(0..moves.len())],
+                };
+                let played = game.play(mv).expect("legal");
+                if played.battle.is_some() {
+                    since_battle.clear();
+                }
+                since_battle.push(game.position().clone());
+            }
+        }
+        assert!(repeated > 50, "{repeated}");
     }
 
     /// Only the step back of the piece the side moved last, without a battle, is a put-back.
