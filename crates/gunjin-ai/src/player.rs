@@ -181,8 +181,9 @@ pub(crate) struct Plan {
     /// officer), added at the root.
     probe_bonus: i32,
     /// Once the no-battle draw comes near and the side is ahead, worth of each step a piece takes
-    /// towards an enemy piece it beats (in the imagined worlds), added at the root; it grows as
-    /// the draw comes closer. The search alone sees a battle only a few steps away.
+    /// towards an enemy piece it beats or wins by a trade (in the imagined worlds), added at the
+    /// root; it grows as the draw comes closer, and the best such walk is searched deeper. The
+    /// search alone sees a battle only a few steps away.
     contact: i32,
     /// Worth of each step the spy takes towards the enemy general once the belief knows for
     /// certain where it stands, added at the root (the search alone sees only a few steps).
@@ -545,6 +546,21 @@ fn decide_told(
         let mut order: Vec<usize> = (0..moves.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]));
         order.truncate(plan.deep_top);
+        // Near the no-battle draw, the best walk towards contact is searched deeper too, or the
+        // walk's term (added after this pass) could never lift it.
+        if plan.contact != 0 {
+            let walk = contact_bonus(
+                view.side(),
+                view.plies_without_battle(),
+                &worlds,
+                &moves,
+                &scores,
+                plan.contact,
+            );
+            if let Some(i) = best_walk(&scores, &walk).filter(|i| !order.contains(i)) {
+                order.push(i);
+            }
+        }
         let top: Vec<Move> = order.iter().map(|&i| moves[i]).collect();
         let mut deep_total = vec![0i64; top.len()];
         let mut done = 0usize;
@@ -570,6 +586,14 @@ fn decide_told(
     }
     add_root_terms(view, plan, &setting.belief, &worlds, &moves, &mut scores);
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
+}
+
+/// The move that is best once `walk` (the walks towards contact near the draw) is added to
+/// `scores`, if the walk is what makes it so.
+fn best_walk(scores: &[f64], walk: &[f64]) -> Option<usize> {
+    (0..scores.len())
+        .max_by(|&a, &b| (scores[a] + walk[a]).total_cmp(&(scores[b] + walk[b])))
+        .filter(|&i| walk[i] > 0.0)
 }
 
 /// Adds to each move's score what the root weighs beyond the search: probing and concealment,
@@ -687,8 +711,9 @@ const CONTACT_FROM: u16 = 40;
 
 /// For each of `me`'s moves, when the no-battle draw comes near (`quiet` plies without battle,
 /// from `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw
-/// comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats,
-/// on average over the worlds. A draw throws a won game away; the search alone sees battles only
+/// comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats
+/// (or trades with, when that is the enemy's last piece that moves and another own one moves
+/// on), on average over the worlds. A draw throws a won game away; the search alone sees battles only
 /// a few steps ahead.
 fn contact_bonus(
     me: Side,
@@ -713,6 +738,13 @@ fn contact_bonus(
         .map(|(sq, _)| (sq, steps_from(sq)))
         .collect();
     for (pos, _) in worlds {
+        // Trading the enemy's last piece that moves, while one of the own still moves, wins.
+        let mobile = |side: Side| {
+            pos.pieces()
+                .filter(|(_, p)| p.side == side && p.kind.is_mobile())
+                .count()
+        };
+        let trade_wins = mobile(me.opponent()) == 1 && mobile(me) >= 2;
         for (b, mv) in bonus.iter_mut().zip(moves) {
             let Some(att) = pos.piece_at(mv.from) else {
                 continue;
@@ -722,8 +754,11 @@ fn contact_bonus(
                     .iter()
                     .filter(|(sq, _)| {
                         pos.piece_at(*sq).is_some_and(|def| {
-                            resolve_battle(att.kind, def.kind, None, pos.rules())
-                                == Outcome::Attacker
+                            match resolve_battle(att.kind, def.kind, None, pos.rules()) {
+                                Outcome::Attacker => true,
+                                Outcome::Both => trade_wins && def.kind.is_mobile(),
+                                Outcome::Defender => false,
+                            }
                         })
                     })
                     .map(|(_, steps)| i32::from(steps[at.index()]))
@@ -1034,6 +1069,58 @@ mod tests {
             }
         }
         assert!(repeated > 50, "{repeated}");
+    }
+
+    /// Near the draw the walk that comes out best with its term is searched deeper, whatever its
+    /// place by the search's score alone; no walk, or one that still comes out behind, adds none.
+    #[test]
+    fn the_best_walk_towards_contact_is_searched_deeper() {
+        let scores = [100.0, 90.0, 80.0, 70.0, 60.0];
+        assert_eq!(best_walk(&scores, &[0.0, 0.0, 0.0, 0.0, 50.0]), Some(4));
+        assert_eq!(best_walk(&scores, &[0.0; 5]), None);
+        assert_eq!(best_walk(&scores, &[0.0, 0.0, 0.0, 0.0, 30.0]), None);
+        assert_eq!(best_walk(&scores, &[5.0, 0.0, 0.0, 0.0, 0.0]), Some(0));
+    }
+
+    /// Near the draw a piece that only trades with the enemy's last moving piece still walks to
+    /// it when another own piece moves on (the enemy is then left without a move and loses); not
+    /// when the trade would leave neither side a move, nor while another enemy piece moves.
+    #[test]
+    fn near_the_draw_a_trade_that_wins_draws_the_piece_to_it() {
+        let mv = |from, to| Move {
+            from: Square::parse(from).expect("a square"),
+            to: Square::parse(to).expect("a square"),
+        };
+        let towards = [mv("c3", "c4"), mv("c3", "c2")];
+        let bonus = |pieces: &[(&str, Side, Kind)]| {
+            let pos = crate::search::race_tests::position(pieces);
+            let worlds = [(pos, Known::nothing())];
+            contact_bonus(Side::Sente, 70, &worlds, &towards, &[100.0, 100.0], 20)
+        };
+        let with_engineer = bonus(&[
+            ("c3", Side::Sente, Kind::General),
+            ("a2", Side::Sente, Kind::Engineer),
+            ("c6", Side::Gote, Kind::General),
+            ("f7", Side::Gote, Kind::Mine),
+        ]);
+        assert!(
+            with_engineer[0] > 0.0 && with_engineer[1] < 0.0,
+            "{with_engineer:?}"
+        );
+        let alone = bonus(&[
+            ("c3", Side::Sente, Kind::General),
+            ("a2", Side::Sente, Kind::Mine),
+            ("c6", Side::Gote, Kind::General),
+            ("f7", Side::Gote, Kind::Mine),
+        ]);
+        assert_eq!(alone, vec![0.0, 0.0], "a trade that leaves no move draws");
+        let two_left = bonus(&[
+            ("c3", Side::Sente, Kind::General),
+            ("a2", Side::Sente, Kind::Engineer),
+            ("c6", Side::Gote, Kind::General),
+            ("f7", Side::Gote, Kind::Spy),
+        ]);
+        assert_eq!(two_left, vec![0.0, 0.0], "the spy would move on");
     }
 
     /// Only the step back of the piece the side moved last, without a battle, is a put-back.
