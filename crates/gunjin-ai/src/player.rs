@@ -198,8 +198,8 @@ pub(crate) struct Plan {
     unshuffle: i32,
     /// While the side is ahead, taken off at the root for each time the board a quiet move
     /// leaves (which squares each side holds, the enemy to move) has already stood since the last
-    /// battle: a piece chasing one it cannot catch (a general after a plane) otherwise repeats the
-    /// same four plies until the no-battle draw throws the game away.
+    /// battle: a side ahead otherwise walked the same few squares until the no-battle draw threw
+    /// the game away (a general stepping between b7 and b8 through most of a 562-ply draw).
     repetition: i32,
     /// The general, lieutenant general and major general attack no enemy piece that may be a
     /// mine or the flag (one never seen to move) while another move is left, as the seed page
@@ -713,8 +713,8 @@ const CONTACT_FROM: u16 = 40;
 /// from `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw
 /// comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats
 /// (or trades with, when that is the enemy's last piece that moves and another own one moves
-/// on), on average over the worlds. A draw throws a won game away; the search alone sees battles only
-/// a few steps ahead.
+/// on), on average over the worlds. A draw throws a won game away; the search alone sees battles
+/// only a few steps ahead.
 fn contact_bonus(
     me: Side,
     quiet: u16,
