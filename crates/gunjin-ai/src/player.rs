@@ -676,8 +676,8 @@ fn mask(squares: impl Iterator<Item = Square>) -> u64 {
     squares.fold(0, |m, sq| m | 1 << sq.index())
 }
 
-/// Every board that has stood since the last battle (the current one included): the plies
-/// since then are all quiet, so each is undone by stepping its piece back.
+/// Every board that has stood since the last battle, the current one first: the plies since
+/// then are all quiet, so each is undone by stepping its piece back.
 fn boards_since_battle(view: &PlayerView) -> Vec<Board> {
     let me = view.side();
     let mut own = mask(view.own().iter().map(|&(sq, _)| sq));
@@ -693,14 +693,16 @@ fn boards_since_battle(view: &PlayerView) -> Vec<Board> {
     boards
 }
 
-/// How often the board `mv` leaves has stood in `seen` (0 for a battle, which changes it).
+/// How often the board `mv` leaves has stood in `seen`, as [`boards_since_battle`] gives them
+/// (the current board first); 0 for a battle, which changes the board.
 fn times_seen_after(view: &PlayerView, seen: &[Board], mv: Move) -> u32 {
+    let Some(&(own, enemy, _)) = seen.first() else {
+        return 0;
+    };
     if view.enemy_at(mv.to) {
         return 0;
     }
-    let own = mask(view.own().iter().map(|&(sq, _)| sq));
     let own = (own & !(1 << mv.from.index())) | 1 << mv.to.index();
-    let enemy = mask(view.enemy().iter().copied());
     let after = (own, enemy, view.side().opponent());
     let times = seen.iter().filter(|&&b| b == after).count();
     u32::try_from(times).unwrap_or(u32::MAX)
