@@ -59,7 +59,7 @@ fn placed_on(squares: &[Square]) -> String {
     if squares.is_empty() {
         return String::new();
     }
-    let names: Vec<String> = squares.iter().map(ToString::to_string).collect();
+    let names: Vec<String> = squares.iter().map(spelled).collect();
     format!(" (placed on {})", names.join(", "))
 }
 

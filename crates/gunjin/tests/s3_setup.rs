@@ -454,7 +454,7 @@ fn violations_without_a_placed_piece_name_what_they_have() {
         .collect();
     assert_eq!(
         generals,
-        ["general: 3 placed, the game has 1 (placed on cd1, e3, f4)"]
+        ["general: 3 placed, the game has 1 (placed on cd1 (the headquarters, c1/d1), e3, f4)"]
     );
 }
 
