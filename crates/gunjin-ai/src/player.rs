@@ -529,6 +529,18 @@ fn decide_told(
             None => break,
         }
     }
+    // Near the no-battle draw: each move's walk towards contact, the same for both passes.
+    let walks = if plan.contact == 0 {
+        None
+    } else {
+        contact_walks(
+            view.side(),
+            view.plies_without_battle(),
+            &worlds,
+            &moves,
+            plan.contact,
+        )
+    };
     let mut scores: Vec<f64> = if worlds.is_empty() {
         match shallow {
             Some(s) => s.into_iter().map(f64::from).collect(),
@@ -548,18 +560,10 @@ fn decide_told(
         order.truncate(plan.deep_top);
         // Near the no-battle draw, the best walk towards contact is searched deeper too, or the
         // walk's term (added after this pass) could never lift it.
-        if plan.contact != 0 {
-            let walk = contact_bonus(
-                view.side(),
-                view.plies_without_battle(),
-                &worlds,
-                &moves,
-                &scores,
-                plan.contact,
-            );
-            if let Some(i) = best_walk(&scores, &walk).filter(|i| !order.contains(i)) {
-                order.push(i);
-            }
+        if let Some(walk) = walks.as_deref().filter(|_| ahead(&scores))
+            && let Some(i) = best_walk(&scores, walk).filter(|i| !order.contains(i))
+        {
+            order.push(i);
         }
         let top: Vec<Move> = order.iter().map(|&i| moves[i]).collect();
         let mut deep_total = vec![0i64; top.len()];
@@ -584,7 +588,14 @@ fn decide_told(
             scores = deep_scores;
         }
     }
-    add_root_terms(view, plan, &setting.belief, &worlds, &moves, &mut scores);
+    add_root_terms(
+        view,
+        plan,
+        &setting.belief,
+        walks.as_deref(),
+        &moves,
+        &mut scores,
+    );
     Some(pick(&moves, &scores, plan.temperature, &mut rng))
 }
 
@@ -603,7 +614,7 @@ fn add_root_terms(
     view: &PlayerView,
     plan: &Plan,
     belief: &Belief,
-    worlds: &[(Position, Known)],
+    walks: Option<&[f64]>,
     moves: &[Move],
     scores: &mut [f64],
 ) {
@@ -634,26 +645,15 @@ fn add_root_terms(
             }
         }
     }
-    if plan.repetition != 0 {
-        let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        if best > 0.0 {
-            let seen = boards_since_battle(view);
-            for (mv, score) in moves.iter().zip(scores.iter_mut()) {
-                let again = times_seen_after(view, &seen, *mv);
-                *score -= f64::from(plan.repetition) * f64::from(again);
-            }
+    if plan.repetition != 0 && ahead(scores) {
+        let seen = boards_since_battle(view);
+        for (mv, score) in moves.iter().zip(scores.iter_mut()) {
+            let again = times_seen_after(view, &seen, *mv);
+            *score -= f64::from(plan.repetition) * f64::from(again);
         }
     }
-    if plan.contact != 0 {
-        let bonus = contact_bonus(
-            view.side(),
-            view.plies_without_battle(),
-            worlds,
-            moves,
-            scores,
-            plan.contact,
-        );
-        for (score, b) in scores.iter_mut().zip(bonus) {
+    if let Some(walk) = walks.filter(|_| ahead(scores)) {
+        for (score, b) in scores.iter_mut().zip(walk) {
             *score += b;
         }
     }
@@ -711,28 +711,29 @@ fn times_seen_after(view: &PlayerView, seen: &[Board], mv: Move) -> u32 {
 /// Quiet plies after which a side ahead starts walking towards battles.
 const CONTACT_FROM: u16 = 40;
 
+/// Whether the best of `scores` says the side is ahead.
+fn ahead(scores: &[f64]) -> bool {
+    scores.iter().copied().fold(f64::NEG_INFINITY, f64::max) > 0.0
+}
+
 /// For each of `me`'s moves, when the no-battle draw comes near (`quiet` plies without battle,
-/// from `CONTACT_FROM` on) and the best score says the side is ahead: `unit` (more as the draw
-/// comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats
+/// from `CONTACT_FROM` on; `None` before, or without worlds), to be added while the side is
+/// [`ahead`]: `unit` (more as the draw comes closer) for each step the moving piece comes closer to the nearest enemy piece it beats
 /// (or trades with, when that is the enemy's last piece that moves and another own one moves
 /// on), on average over the worlds. A draw throws a won game away; the search alone sees battles
 /// only a few steps ahead.
-fn contact_bonus(
+fn contact_walks(
     me: Side,
     quiet: u16,
     worlds: &[(Position, Known)],
     moves: &[Move],
-    scores: &[f64],
     unit: i32,
-) -> Vec<f64> {
-    let mut bonus = vec![0.0f64; moves.len()];
-    let best = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let Some((first, _)) = worlds.first() else {
-        return bonus;
-    };
-    if quiet < CONTACT_FROM || best <= 0.0 {
-        return bonus;
+) -> Option<Vec<f64>> {
+    let (first, _) = worlds.first()?;
+    if quiet < CONTACT_FROM {
+        return None;
     }
+    let mut bonus = vec![0.0f64; moves.len()];
     // The worlds differ only in the enemy's kinds, not in where its pieces stand.
     let enemy_steps: Vec<(Square, [u8; Square::COUNT])> = first
         .pieces()
@@ -774,7 +775,7 @@ fn contact_bonus(
     let urgency = 1.0 + f64::from(quiet - CONTACT_FROM) / 20.0;
     let scale = f64::from(unit) * urgency / worlds.len() as f64;
     bonus.iter_mut().for_each(|b| *b *= scale);
-    bonus
+    Some(bonus)
 }
 
 /// The enemy general's square once the belief knows it for certain: the spy beats it.
@@ -1094,34 +1095,25 @@ mod tests {
             to: Square::parse(to).expect("a square"),
         };
         let towards = [mv("c3", "c4"), mv("c3", "c2")];
-        let bonus = |pieces: &[(&str, Side, Kind)]| {
-            let pos = crate::search::race_tests::position(pieces);
+        // The two generals, and beside them one more piece of each side.
+        let bonus = |own_other: Kind, enemy_other: Kind| {
+            let pos = crate::search::race_tests::position(&[
+                ("c3", Side::Sente, Kind::General),
+                ("a2", Side::Sente, own_other),
+                ("c6", Side::Gote, Kind::General),
+                ("f7", Side::Gote, enemy_other),
+            ]);
             let worlds = [(pos, Known::nothing())];
-            contact_bonus(Side::Sente, 70, &worlds, &towards, &[100.0, 100.0], 20)
+            contact_walks(Side::Sente, 70, &worlds, &towards, 20).expect("near the draw")
         };
-        let with_engineer = bonus(&[
-            ("c3", Side::Sente, Kind::General),
-            ("a2", Side::Sente, Kind::Engineer),
-            ("c6", Side::Gote, Kind::General),
-            ("f7", Side::Gote, Kind::Mine),
-        ]);
+        let with_engineer = bonus(Kind::Engineer, Kind::Mine);
         assert!(
             with_engineer[0] > 0.0 && with_engineer[1] < 0.0,
             "{with_engineer:?}"
         );
-        let alone = bonus(&[
-            ("c3", Side::Sente, Kind::General),
-            ("a2", Side::Sente, Kind::Mine),
-            ("c6", Side::Gote, Kind::General),
-            ("f7", Side::Gote, Kind::Mine),
-        ]);
+        let alone = bonus(Kind::Mine, Kind::Mine);
         assert_eq!(alone, vec![0.0, 0.0], "a trade that leaves no move draws");
-        let two_left = bonus(&[
-            ("c3", Side::Sente, Kind::General),
-            ("a2", Side::Sente, Kind::Engineer),
-            ("c6", Side::Gote, Kind::General),
-            ("f7", Side::Gote, Kind::Spy),
-        ]);
+        let two_left = bonus(Kind::Engineer, Kind::Spy);
         assert_eq!(two_left, vec![0.0, 0.0], "the spy would move on");
     }
 
@@ -1391,8 +1383,12 @@ mod tests {
         // Towards the captain, away from it, and the lieutenant (whom the captain beats) moving.
         let moves = [mv("c3", "c4"), mv("c3", "c2"), mv("a2", "a3")];
         let ahead = [100.0, 0.0, 0.0];
-        let bonus =
-            |quiet, scores: &[f64]| contact_bonus(Side::Sente, quiet, &worlds, &moves, scores, 20);
+        // As the root adds them: only while ahead.
+        let bonus = |quiet, scores: &[f64]| {
+            contact_walks(Side::Sente, quiet, &worlds, &moves, 20)
+                .filter(|_| super::ahead(scores))
+                .unwrap_or_else(|| vec![0.0; moves.len()])
+        };
         let near = bonus(60, &ahead);
         assert!(near[0] > 0.0 && near[1] < 0.0, "{near:?}");
         assert!(
