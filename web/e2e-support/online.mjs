@@ -132,10 +132,16 @@ export async function createRoom(page) {
   return page.inputValue('.online-url');
 }
 
-/** Confirms the arrangement on screen ("Confirm and wait"). */
+/**
+ * Confirms the arrangement on screen ("Confirm and wait"), and waits for the page to take it: a
+ * press lost to a redraw fails here, not as a game that never starts.
+ */
 export async function confirmArrangement(page) {
   await page.waitForSelector('[data-focus-key="confirm"]:not([disabled])');
   await page.click('[data-focus-key="confirm"]');
+  await page.waitForFunction(() => window.gunjinTest?.phase() !== 'setup', null, { timeout: 5_000, polling: 50 }).catch(() => {
+    throw new Error('the press on "confirm" was not taken: the page is still arranging');
+  });
 }
 
 /** The viewer's own pieces on the grid: square → kind id. */

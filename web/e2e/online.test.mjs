@@ -536,6 +536,25 @@ describe('play a friend by URL', () => {
     await lost.close();
   });
 
+  it('a press on "confirm" held down as the friend confirms is taken: the button stays put, the news comes under it', async () => {
+    const { host, guest } = await roomWithFriend();
+    const box = await guest.locator('[data-focus-key="confirm"]').boundingBox();
+    await guest.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await guest.mouse.down();
+    // The friend's confirmation arrives between the button going down and coming up: the
+    // guest's panel is drawn anew under the pointer.
+    await confirmArrangement(host);
+    await guest.waitForSelector('[data-friend-news]');
+    assert.deepEqual(await guest.locator('[data-focus-key="confirm"]').boundingBox(), box, 'the button did not move');
+    const news = await guest.locator('[data-friend-news]').boundingBox();
+    assert.ok(news.y >= box.y + box.height, 'the news is under the button');
+    await guest.mouse.up();
+    await waitPhase(host, ['turn']);
+    await waitPhase(guest, ['moved']);
+    await host.close();
+    await guest.close();
+  });
+
   it('a room request the server never answers is given up with a way to try again', async () => {
     const page = await openOnlinePage(browser, server.url);
     let hold = true;

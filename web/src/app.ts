@@ -25,7 +25,7 @@ import { ResultStore } from './state/results';
 import { gameRecordText, plyLine } from './state/record';
 import { reviewFrames, type ReviewFrame } from './state/review';
 import { ArrangementStore, SetupDraftStore, type SetupDraft, type SetupEvent, type SetupState } from './state/setup';
-import { button, guardRepeatedPresses, h, sideBadge, withBadge } from './ui/dom';
+import { button, finishPressesCutByRedraws, guardRepeatedPresses, h, sideBadge, withBadge } from './ui/dom';
 import { GridBoard, type GridText } from './ui/grid';
 import { renderTable } from './ui/table';
 import { cueFor, heardOf, Sounds, type Heard } from './ui/sound';
@@ -314,7 +314,7 @@ export class App {
       document.addEventListener(type, listener, { capture: true });
       this.cleanups.push(() => document.removeEventListener(type, listener, { capture: true }));
     }
-    this.cleanups.push(guardRepeatedPresses(document));
+    this.cleanups.push(guardRepeatedPresses(document), finishPressesCutByRedraws(document));
     this.update();
   }
 

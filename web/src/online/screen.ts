@@ -325,13 +325,15 @@ function drawPanel(match: OnlineMatch, kit: PanelKit, env: ScreenEnv): (Node | n
           kit.notice(),
           refused,
           kit.setupTools(match, p.setup),
-          s.opponentReady ? friendNews(t.t('onlineFriendReady')) : null,
           // Once the friend has confirmed, confirming starts the game: no waiting to announce.
           button(t.t(s.opponentReady ? 'confirm' : 'onlineConfirm'), () => {
             const why = connected ? 'onlineConfirmFailed' : match.connection?.kind === 'replaced' ? 'onlineReplacedMove' : 'onlineNotConnected';
             if (!match.confirmSetup()) kit.note((t) => t.t(why), 'warn');
             kit.update();
           }, { key: 'confirm', class: 'btn primary wide' }),
+          // Under the button, not above it: the news comes when it will, often as the player
+          // reaches for "confirm", and the button must not slide from under the pointer.
+          s.opponentReady ? friendNews(t.t('onlineFriendReady')) : null,
         );
       } else {
         out.push(

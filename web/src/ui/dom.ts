@@ -95,3 +95,37 @@ export function guardRepeatedPresses(doc: Document): () => void {
     doc.removeEventListener('keydown', onKey, { capture: true });
   };
 }
+
+/**
+ * Finishes a mouse press that a redraw cut in two. The panel is drawn anew at every change, and
+ * news from elsewhere (the friend confirming, a move arriving) may come between the button going
+ * down and coming up: the browser then clicks nothing, because the element pressed has left the
+ * page. When the button let go over is the same control drawn again (the same focus key), it is
+ * pressed. Only for a mouse: a tap is clicked where it ends, whatever was drawn there by then.
+ * Returns the remover.
+ */
+export function finishPressesCutByRedraws(doc: Document): () => void {
+  let pressed: { readonly el: Element; readonly key: string } | null = null;
+  const keyedButton = (target: EventTarget | null): HTMLButtonElement | null =>
+    target instanceof Element ? target.closest<HTMLButtonElement>('button[data-focus-key]') : null;
+  const isMainMouseButton = (event: PointerEvent): boolean => event.pointerType === 'mouse' && event.button === 0;
+  const onDown = (event: PointerEvent): void => {
+    const el = isMainMouseButton(event) ? keyedButton(event.target) : null;
+    const key = el?.dataset['focusKey'];
+    pressed = el === null || key === undefined ? null : { el, key };
+  };
+  const onUp = (event: PointerEvent): void => {
+    const was = pressed;
+    pressed = null;
+    // Still in the page, the pressed button gets the browser's own click (or none, let go elsewhere).
+    if (was === null || was.el.isConnected || !isMainMouseButton(event)) return;
+    const el = keyedButton(event.target);
+    if (el !== null && el.dataset['focusKey'] === was.key && !el.disabled) el.click();
+  };
+  doc.addEventListener('pointerdown', onDown, { capture: true });
+  doc.addEventListener('pointerup', onUp, { capture: true });
+  return () => {
+    doc.removeEventListener('pointerdown', onDown, { capture: true });
+    doc.removeEventListener('pointerup', onUp, { capture: true });
+  };
+}
