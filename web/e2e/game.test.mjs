@@ -95,6 +95,8 @@ describe('one device, two players', () => {
     while ((await phase(page)) !== 'over') {
       assert.ok(plies < 1500, 'the game should end');
       assert.match(await focusedName(page), /^It is (Sente|Gote)’s turn/);
+      // Read once, as the focused card's name; nothing the last player heard stays in the live region.
+      assert.equal(await page.textContent('.live'), '');
       await page.keyboard.press('Tab');
       const name = await focusedName(page);
       assert.match(name, /^Start (Sente|Gote)’s turn$/);

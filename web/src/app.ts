@@ -750,8 +750,10 @@ export class App {
       this.lastWaitingNote = waitingNote;
     }
     if (phaseChanged && match !== null && match.viewer === null) {
-      // Nothing said to the last player may remain for the next one to read.
-      this.say(this.curtain.querySelector('.curtain-text')?.textContent ?? '');
+      // Nothing said to the last player may remain for the next one to read. The curtain's
+      // words are read once, as the name of the card that takes the focus: said here too, a
+      // screen reader read them twice at every hand-over.
+      this.say('');
     }
     this.panel.replaceChildren(...(match === null ? this.startPanel() : this.panelFor(match)), this.panelTools(match !== null && match.viewer === null));
     const review = match === null ? null : this.reviewEl(match);
