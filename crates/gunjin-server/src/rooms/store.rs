@@ -110,6 +110,10 @@ pub struct StoreStats {
     pub loads: std::sync::atomic::AtomicU64,
 }
 
+/// The size the write-ahead log is cut back to once its writes are in the database. Without a
+/// limit SQLite keeps the file at the largest size a burst of writes ever gave it.
+const WAL_SIZE_LIMIT: u64 = 4 * 1024 * 1024;
+
 const SCHEMA: &str = "
 PRAGMA journal_mode = WAL;
 PRAGMA synchronous = NORMAL;
@@ -157,6 +161,7 @@ impl Store {
         let conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        conn.execute_batch(&format!("PRAGMA journal_size_limit = {WAL_SIZE_LIMIT};"))?;
         conn.execute(
             "UPDATE rooms SET empty_since = ?1 WHERE empty_since IS NULL",
             params![to_i64(now_ms)],
@@ -485,6 +490,50 @@ mod tests {
             index: 0,
             mv: "b3-b4".to_owned(),
         }
+    }
+
+    /// A burst of writes (one transaction of 12 MB) grows the log; once they are copied into
+    /// the database, the next write cuts it back to the limit.
+    #[tokio::test]
+    async fn the_write_ahead_log_shrinks_back_after_a_burst() {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("gunjin-wal-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("rooms.sqlite3");
+        let wal = dir.join("rooms.sqlite3-wal");
+        let store = Store::open(&path, 0).unwrap();
+        let room = |i: usize, snapshot: String| Write::Room {
+            id: format!("r{i}"),
+            game: "standard",
+            created_at: 0,
+            empty_since: None,
+            versions: [0, 0],
+            snapshot,
+        };
+        let burst: Vec<Write> = (0..200).map(|i| room(i, "x".repeat(64 * 1024))).collect();
+        store.write(burst).await.unwrap();
+        let grown = std::fs::metadata(&wal).unwrap().len();
+        assert!(grown > WAL_SIZE_LIMIT, "the burst's log is {grown} bytes");
+        // The checkpoint thread copies the log into the database on its own schedule: wait for it.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        let mut size = grown;
+        while size > WAL_SIZE_LIMIT && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            store
+                .write(vec![room(0, "small".to_owned())])
+                .await
+                .unwrap();
+            size = std::fs::metadata(&wal).unwrap().len();
+        }
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            size <= WAL_SIZE_LIMIT,
+            "the log stayed at {size} bytes after a burst of {grown}"
+        );
     }
 
     /// One room whose rows cannot be written (a hand-made trigger here; a full disk or a
