@@ -364,8 +364,9 @@ describe('play a friend by URL', () => {
     // board: the new arrangement is brought into view.
     await guest.evaluate(() => document.querySelector('[data-focus-key="confirm"]').click());
     await waitPhase(host, ['turn', 'moved']);
-    // The game may reach the host's page before the guest's.
-    await waitPhase(guest, ['turn', 'moved']);
+    // The game may reach the host's page before the guest's, whose 'moved' is at first its
+    // arrangement held: the game has come when there is a game to resign.
+    await guest.waitForSelector('[data-focus-key="resign"]', { state: 'attached' });
     await guest.evaluate(() => document.querySelector('[data-focus-key="resign"]').click());
     await waitPhase(host, ['over']);
     await host.evaluate(() => document.querySelector('[data-focus-key="rematch"]').scrollIntoView());
