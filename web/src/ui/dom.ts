@@ -120,7 +120,18 @@ export function finishPressesCutByRedraws(doc: Document): () => void {
     // Still in the page, the pressed button gets the browser's own click (or none, let go elsewhere).
     if (was === null || was.el.isConnected || !isMainMouseButton(event)) return;
     const el = keyedButton(event.target);
-    if (el !== null && el.dataset['focusKey'] === was.key && !el.disabled) el.click();
+    if (el === null || el.dataset['focusKey'] !== was.key) return;
+    // Chromium clicks nothing here; should a browser click the new button itself (it comes in
+    // the same task as this event), it is not pressed twice.
+    let clicked = false;
+    const seen = (click: MouseEvent): void => {
+      if (click.target instanceof Node && el.contains(click.target)) clicked = true;
+    };
+    doc.addEventListener('click', seen, { capture: true });
+    setTimeout(() => {
+      doc.removeEventListener('click', seen, { capture: true });
+      if (!clicked && el.isConnected && !el.disabled) el.click();
+    }, 0);
   };
   doc.addEventListener('pointerdown', onDown, { capture: true });
   doc.addEventListener('pointerup', onUp, { capture: true });
