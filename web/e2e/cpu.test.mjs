@@ -19,7 +19,10 @@ after(async () => {
 
 const phase = (page) => page.evaluate(() => window.gunjinTest?.phase());
 
-/** Waits until the CPU has answered: the human's turn again, or the end. */
+/**
+ * Waits until the CPU has answered: the human's turn again, or the end. After a confirmation too:
+ * the CPU's own arrangement may still be on its way from its worker, the page 'waiting' meanwhile.
+ */
 async function waitForHuman(page) {
   await page.waitForFunction(() => ['turn', 'over'].includes(window.gunjinTest?.phase()), null, { timeout: 30_000 });
   return phase(page);
@@ -622,7 +625,7 @@ describe('playing the CPU', () => {
     const page = await openPage(browser, server.url);
     await page.click('.mode-button[data-mode="cpu-beginner"]');
     await page.click('[data-focus-key="confirm"]');
-    assert.equal(await phase(page), 'turn');
+    assert.equal(await waitForHuman(page), 'turn');
     await playAgainstCpu(page, { turns: 2, pick: (i) => i * 3 + 2, thinking: /thinking/, afterAnswer: async () => {} });
     assert.equal(await phase(page), 'turn');
     const board = () =>
@@ -646,7 +649,7 @@ describe('playing the CPU', () => {
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await page.isVisible('.set-aside'), true);
     await page.click('[data-focus-key="confirm"]');
-    assert.equal(await phase(page), 'turn');
+    assert.equal(await waitForHuman(page), 'turn');
     assert.equal(await page.$('.set-aside'), null);
     assert.match(await page.textContent('.log-box summary'), /moves: 0/);
     // A game over leaves nothing to keep; nor does one not yet begun.
@@ -662,7 +665,7 @@ describe('playing the CPU', () => {
     const page = await openPage(browser, server.url, { viewport: { width: 390, height: 844 } });
     await page.click('.mode-button[data-mode="cpu-beginner"]');
     await page.click('[data-focus-key="confirm"]');
-    assert.equal(await phase(page), 'turn');
+    assert.equal(await waitForHuman(page), 'turn');
     await playAgainstCpu(page, { turns: 1, pick: () => 0, thinking: /thinking/, afterAnswer: async () => {} });
     await page.click('[data-focus-key="play-again"]');
     assert.equal(await phase(page), 'setup');
