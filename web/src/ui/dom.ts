@@ -105,22 +105,20 @@ export function guardRepeatedPresses(doc: Document): () => void {
  * Returns the remover.
  */
 export function finishPressesCutByRedraws(doc: Document): () => void {
-  let pressed: { readonly el: Element; readonly key: string } | null = null;
+  let pressed: HTMLButtonElement | null = null;
   const keyedButton = (target: EventTarget | null): HTMLButtonElement | null =>
     target instanceof Element ? target.closest<HTMLButtonElement>('button[data-focus-key]') : null;
   const isMainMouseButton = (event: PointerEvent): boolean => event.pointerType === 'mouse' && event.button === 0;
   const onDown = (event: PointerEvent): void => {
-    const el = isMainMouseButton(event) ? keyedButton(event.target) : null;
-    const key = el?.dataset['focusKey'];
-    pressed = el === null || key === undefined ? null : { el, key };
+    pressed = isMainMouseButton(event) ? keyedButton(event.target) : null;
   };
   const onUp = (event: PointerEvent): void => {
     const was = pressed;
     pressed = null;
     // Still in the page, the pressed button gets the browser's own click (or none, let go elsewhere).
-    if (was === null || was.el.isConnected || !isMainMouseButton(event)) return;
+    if (was === null || was.isConnected || !isMainMouseButton(event)) return;
     const el = keyedButton(event.target);
-    if (el === null || el.dataset['focusKey'] !== was.key) return;
+    if (el === null || el.dataset['focusKey'] !== was.dataset['focusKey']) return;
     // Chromium clicks nothing here; should a browser click the new button itself (it comes in
     // the same task as this event), it is not pressed twice.
     let clicked = false;
