@@ -399,6 +399,34 @@ describe('one device, two players', () => {
     await page.close();
   });
 
+  it('keeps the first arrangement through a reload while the second player arranges', async () => {
+    const page = await openPage(browser, server.url);
+    await startLocal(page);
+    const sente = await ownArrangement(page);
+    assert.equal(Object.keys(sente).length, 23);
+    await page.click('[data-focus-key="confirm"]');
+    assert.equal(await phase(page), 'setup-curtain');
+
+    await page.reload();
+    await page.waitForSelector('[data-focus-key="resume-local"]');
+    assert.match(await page.textContent('.resume'), /Two players on this device.*Gote was still arranging/);
+    await page.click('[data-focus-key="resume-local"]');
+    // Gote's curtain, nothing of sente's shown behind it, then gote arranging.
+    assert.equal(await phase(page), 'setup-curtain');
+    assert.deepEqual(await leakedKinds(page, 'en'), [], 'the curtain is down after the reload');
+    assert.match(await page.textContent('.curtain-text'), /Gote/);
+    await page.click('.curtain button');
+    assert.equal(await phase(page), 'setup');
+    const gote = await ownArrangement(page);
+    assert.ok(Object.keys(gote).every((sq) => /[5-8]$/.test(sq)), 'gote arranges its own camp');
+    await page.click('[data-focus-key="confirm"]');
+    // The game begins with the arrangement sente confirmed before the reload.
+    assert.equal(await phase(page), 'turn-curtain');
+    await page.click('.curtain button');
+    assert.deepEqual(await ownArrangement(page), sente);
+    await page.close();
+  });
+
   it('looks back over a finished game move by move from both starting arrangements, every piece shown', async () => {
     const page = await openPage(browser, server.url);
     await page.click('.mode-button[data-mode="local"]');

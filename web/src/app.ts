@@ -1247,7 +1247,8 @@ export class App {
     const local = this.localGames.load();
     const localMode = MODES.find((m) => m.id === 'local');
     if (local !== null && localMode !== undefined) {
-      kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), progress: this.progress(local.moves.length) }), key: 'resume-local' });
+      const progress = local.gote === null ? t.t('resumeSecondArranging', { side: t.side('gote') }) : this.progress(local.moves.length);
+      kept.push({ mode: localMode, text: t.t('resumeLocalText', { mode: t.t(localMode.title), progress }), key: 'resume-local' });
     }
     // A game with a friend left by choosing another mode: its room URL went with it.
     const room = this.seats.lastRoom();

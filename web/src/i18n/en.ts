@@ -29,6 +29,7 @@ export const en = {
   /** How far a kept game went, in the offer to go on with it. */
   resumeMoves: 'moves played: {moves}',
   resumeNoMoves: 'no move played yet',
+  resumeSecondArranging: '{side} was still arranging',
   resumeSetupText: 'You were arranging your pieces for “{mode}”; the game had not begun. Choosing another game discards this arrangement.',
   resumeSetup: 'Go on arranging',
   resumeRoom: 'Back to the room',

@@ -30,6 +30,7 @@ export const ja: Catalogue = {
    * stays with its counter). */
   resumeMoves: '{moves}\u00a0手まで',
   resumeNoMoves: 'まだ 1 手も指していません',
+  resumeSecondArranging: '{side}が駒を並べているところ',
   resumeSetupText: '「{mode}」の駒を並べている途中でした（対局はまだ始まっていません）。ほかの遊び方を選ぶと、この並べ方は消えます。',
   resumeSetup: '続きを並べる',
   resumeRoom: 'ルームに戻る',

@@ -29,6 +29,7 @@ export const ko: Catalogue = {
   /** How far a kept game went, in the offer to go on with it. */
   resumeMoves: '{moves}수까지 진행',
   resumeNoMoves: '아직 한 수도 두지 않음',
+  resumeSecondArranging: '{side}이 말을 배치하는 중',
   resumeSetupText: '‘{mode}’의 말을 배치하던 중이었습니다(게임은 아직 시작되지 않았습니다). 다른 게임을 고르면 이 배치는 사라집니다.',
   resumeSetup: '이어서 배치하기',
   resumeRoom: '방으로 돌아가기',

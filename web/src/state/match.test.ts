@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStorage, testEngine } from '../test-engine';
 import { boardState } from './board-state';
 import type { View } from '../engine';
-import { LocalMatch, pressOnTurn, type Match } from './match';
+import { LocalMatch, ownPieces, pressOnTurn, type Match } from './match';
 import { LocalGameStore, type SavedLocalGame } from './saved';
 import { ArrangementStore } from './setup';
 
@@ -178,7 +178,7 @@ describe('LocalMatch kept in the browser', () => {
     const m = newMatch(storage);
     m.reveal();
     m.confirmSetup();
-    expect(games.load()).toBeNull();
+    expect(games.load()).toEqual({ sente: m.arrangement('sente'), gote: null, moves: [] });
     m.reveal();
     m.confirmSetup();
     expect(games.load()).toEqual({ sente: m.arrangement('sente'), gote: m.arrangement('gote'), moves: [] });
@@ -204,6 +204,61 @@ describe('LocalMatch kept in the browser', () => {
 
     again.resign();
     expect(games.load()).toBeNull();
+  });
+
+  it('keeps sente’s confirmed arrangement while gote arranges: a reload brings gote back to arranging, against it', () => {
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const m = newMatch(storage);
+    m.reveal();
+    m.confirmSetup();
+    const sente = m.arrangement('sente');
+    m.reveal();
+    expect(m.phase).toMatchObject({ kind: 'setup', side: 'gote' });
+
+    const again = newMatch(storage, true);
+    expect(again.phase).toEqual({ kind: 'setup-curtain', side: 'gote' });
+    expect(again.viewer).toBeNull();
+    expect(again.arrangement('sente')).toEqual(sente);
+    again.reveal();
+    expect(again.phase).toMatchObject({ kind: 'setup', side: 'gote' });
+    expect(again.confirmSetup()).toBe(true);
+    expect(again.phase).toEqual({ kind: 'turn-curtain', side: 'sente' });
+    const view = again.view('sente');
+    expect(view === null ? null : ownPieces(view)).toEqual(sente);
+    expect(games.load()).toEqual({ sente, gote: again.arrangement('gote'), moves: [] });
+
+    // A game that starts over forgets its arrangement kept alone too.
+    again.restart();
+    expect(games.load()).toBeNull();
+    const third = newMatch(storage);
+    third.reveal();
+    third.confirmSetup();
+    expect(games.load()?.gote).toBeNull();
+    third.restart();
+    expect(games.load()).toBeNull();
+    // An arrangement kept alone with moves after it is not a game: dropped.
+    storage.setItem('gunjin.localGame', JSON.stringify({ sente, gote: null, moves: [['a3', 'a4', null]] }));
+    expect(games.load()).toBeNull();
+  });
+
+  it('sente’s arrangement alone never takes the place of a kept game', () => {
+    const storage = new MemoryStorage();
+    const games = new LocalGameStore(storage);
+    const m = newMatch(storage, false, 'tab-a');
+    throughSetup(m);
+    playOne(m);
+    const kept = games.load();
+    expect(kept?.moves).toHaveLength(1);
+    for (const owner of ['tab-a', 'tab-b']) {
+      const other = newMatch(storage, false, owner);
+      other.reveal();
+      other.confirmSetup();
+      expect(other.phase).toEqual({ kind: 'setup-curtain', side: 'gote' });
+      expect(games.load()).toEqual(kept);
+      other.restart();
+      other.dispose();
+    }
   });
 
   it('forgets the kept game when it ends or restarts, keeps it when it is left, and only a new game replaces it', () => {

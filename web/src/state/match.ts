@@ -212,7 +212,15 @@ export class LocalMatch implements Match {
    */
   private resume(saved: SavedLocalGame): boolean {
     const { sente, gote, moves } = saved;
-    if (this.engine.validate('sente', sente).length > 0 || this.engine.validate('gote', gote).length > 0) return false;
+    if (this.engine.validate('sente', sente).length > 0) return false;
+    if (gote === null) {
+      // Sente had confirmed; gote arranges again behind its curtain.
+      this.arrangements.sente = sente;
+      this.current = { kind: 'setup-curtain', side: 'gote' };
+      this.keep(true);
+      return true;
+    }
+    if (this.engine.validate('gote', gote).length > 0) return false;
     let game: EngineGame;
     try {
       game = this.engine.newGame(sente, gote);
@@ -239,10 +247,17 @@ export class LocalMatch implements Match {
    */
   private keep(claim = false): void {
     const { sente, gote } = this.arrangements;
-    if (this.game !== null && this.game.status().state === 'ongoing' && sente !== undefined && gote !== undefined) {
+    const ongoing = this.game !== null && this.game.status().state === 'ongoing' && gote !== undefined;
+    // Between the two arrangements: sente's is kept, so a reload brings gote back to arranging.
+    const between = this.game === null && gote === undefined && this.current.kind === 'setup-curtain' && this.current.side === 'gote';
+    // Sente's arrangement alone never takes the place of a game kept there (the one "play again"
+    // set aside, another tab's): only another arrangement kept alone.
+    if (between && (this.kept?.load()?.gote ?? null) !== null) return;
+    if (sente !== undefined && (ongoing || between)) {
       if (claim) this.keptElsewhere = false;
       if (this.keptElsewhere || this.kept === undefined) return;
-      const result = this.kept.save({ sente, gote, moves: pliesOf(this.game) }, this.owner, claim);
+      const game = { sente, gote: gote ?? null, moves: this.game === null ? [] : pliesOf(this.game) };
+      const result = this.kept.save(game, this.owner, claim);
       // The storage may refuse it (full, blocked): tried again at the next move, and said meanwhile.
       this.refused = result === 'refused';
       this.keptElsewhere = result === 'taken';
@@ -342,6 +357,7 @@ export class LocalMatch implements Match {
       this.keep(true);
     } else {
       this.current = { kind: 'setup-curtain', side: opponent(p.side) };
+      this.keep(true);
     }
     this.reportList = [];
     return true;

@@ -43,10 +43,14 @@ export function replayPlies(game: EngineGame, moves: readonly SavedPly[]): boole
   return moves.every((move) => replayPly(game, move) !== null) && game.status().state === 'ongoing';
 }
 
-/** A two-player game on this device: both arrangements (both players use this browser) and the moves. */
+/**
+ * A two-player game on this device: both arrangements (both players use this browser) and the
+ * moves; `gote` null while gote still arranges (sente's confirmed arrangement is not lost to a
+ * reload then), and no move yet.
+ */
 export interface SavedLocalGame {
   readonly sente: Arrangement;
-  readonly gote: Arrangement;
+  readonly gote: Arrangement | null;
   readonly moves: readonly SavedPly[];
 }
 
@@ -65,7 +69,10 @@ export class LocalGameStore {
       const sente = asArrangement(value['sente']);
       const gote = asArrangement(value['gote']);
       const moves = asPlies(value['moves']);
-      return sente === null || gote === null || moves === null ? null : { sente, gote, moves };
+      if (sente === null || moves === null) return null;
+      // Gote still arranging: nothing can have been played.
+      if (gote === null) return value['gote'] === null && moves.length === 0 ? { sente, gote, moves } : null;
+      return { sente, gote, moves };
     });
   }
 
