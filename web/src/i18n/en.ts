@@ -70,6 +70,7 @@ export const en = {
   rule_flag_on_back_row: 'the flag may not stand on the back row ({square}).',
   rule_mine_in_hq: 'these rules allow no mine in the headquarters ({square}).',
   rule_outside_camp: '{square} is not in your camp.',
+  outsideCampUnchosen: '{square} is not in your camp. Choice cleared.',
   rule_other: 'the arrangement would break a rule ({rule}).',
 
   curtainSetup: '{side} arranges their pieces next. Hand the device to {side}; the other player should look away.',

@@ -71,6 +71,7 @@ export const ja: Catalogue = {
   rule_flag_on_back_row: '軍旗は最後列（{square}）に置けません。',
   rule_mine_in_hq: 'このルールでは総司令部（{square}）に地雷を置けません。',
   rule_outside_camp: '{square} は自分の陣地ではありません。',
+  outsideCampUnchosen: '{square} は自分の陣地ではありません。選択を取り消しました。',
   rule_other: 'ルールに反する並べ方になります（{rule}）。',
 
   curtainSetup: '次は{side}が駒を並べます。端末を{side}の人に渡してください。{side}以外の人は画面を見ないでください。',

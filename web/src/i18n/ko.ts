@@ -70,6 +70,7 @@ export const ko: Catalogue = {
   rule_flag_on_back_row: '군기는 맨 뒷줄({square})에 둘 수 없습니다.',
   rule_mine_in_hq: '이 규칙에서는 총사령부({square})에 지뢰를 둘 수 없습니다.',
   rule_outside_camp: '{square|는} 내 진영이 아닙니다.',
+  outsideCampUnchosen: '{square|는} 내 진영이 아닙니다. 선택을 취소했습니다.',
   rule_other: '규칙에 어긋나는 배치가 됩니다({rule}).',
 
   curtainSetup: '다음은 {side|이} 말을 배치합니다. 기기를 {side} 플레이어에게 넘겨 주세요. {side|이} 아닌 사람은 화면을 보지 마세요.',

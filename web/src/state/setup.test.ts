@@ -54,12 +54,19 @@ describe('SetupState', () => {
     if (ev.type === 'refused') expect(ev.violation).toEqual({ rule: 'mine_on_entrance', square: 'b5', kind: 'mine' });
   });
 
-  it('pressing the chosen square again clears the choice; squares outside the camp are ignored', () => {
+  it('pressing the chosen square again clears the choice; a square outside the camp swaps nothing and clears it too', () => {
     const s = new SetupState(testEngine(), 'sente', 5);
     expect(s.press('a8')).toEqual({ type: 'ignored' });
     s.press('b2');
     expect(s.press('b2')).toEqual({ type: 'unchosen' });
     expect(s.chosen).toBeNull();
+    const before = { ...s.arrangement };
+    s.press('a2');
+    expect(s.press('c6')).toEqual({ type: 'ignored', dropped: 'a2' });
+    expect(s.chosen).toBeNull();
+    // The next press chooses anew instead of swapping with a2.
+    expect(s.press('b2')).toEqual({ type: 'chosen', square: 'b2' });
+    expect(s.arrangement).toEqual(before);
   });
 
   it('mirrors left to right and re-arranges', () => {

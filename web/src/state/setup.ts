@@ -8,7 +8,8 @@ import { readJson, readOrDrop, removeKey, replaceJson, writeJson, type KeyValueS
 
 /** What a press on a square did, for the page's message and announcement. */
 export type SetupEvent =
-  | { readonly type: 'ignored' }
+  /** A square outside the camp; `dropped`, the square chosen before, no longer is (as a refused swap). */
+  | { readonly type: 'ignored'; readonly dropped?: Square }
   | { readonly type: 'chosen'; readonly square: Square }
   | { readonly type: 'unchosen' }
   /** `kindA` stood on `a` and `kindB` on `b` before the swap. */
@@ -53,8 +54,11 @@ export class SetupState {
 
   /** A press on a square: the first chooses, the second swaps (or is refused with the reason). */
   press(square: Square): SetupEvent {
-    if (this.current[square] === undefined) return { type: 'ignored' };
     const first = this.chosenSquare;
+    if (this.current[square] === undefined) {
+      this.chosenSquare = null;
+      return first === null ? { type: 'ignored' } : { type: 'ignored', dropped: first };
+    }
     if (first === null) {
       this.chosenSquare = square;
       return { type: 'chosen', square };
