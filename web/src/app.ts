@@ -1138,33 +1138,26 @@ export class App {
     this.curtain.hidden = false;
     this.stage.classList.add('curtained');
     this.curtain.setAttribute('aria-label', t.t('curtainFirst'));
-    const card = h(
-      'div',
-      { class: `curtain-card side-${p.side}`, attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'curtain-text', 'data-focus-key': 'curtain' } },
-      h('div', { class: 'curtain-crest', attrs: { 'aria-hidden': 'true' } }),
-      h('p', { class: 'curtain-text', attrs: { id: 'curtain-text' }, text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
-      // One name for the curtain's button whether the side arranges or moves next: the seed
-      // page's 「先手の番を始める」.
-      button(
-        t.t('startTurn', { side }),
-        () => {
-          match?.reveal();
-          const reports = match?.reports ?? [];
-          if (reports.length > 0) this.say(this.i18n.sentences(reports.map((r) => this.reportText(r))));
-          this.update();
-        },
-        { key: 'reveal', class: 'btn primary big' },
+    this.curtain.replaceChildren(
+      h(
+        'div',
+        { class: `curtain-card side-${p.side}`, attrs: { tabindex: '-1', role: 'group', 'aria-labelledby': 'curtain-text', 'data-focus-key': 'curtain' } },
+        h('div', { class: 'curtain-crest', attrs: { 'aria-hidden': 'true' } }),
+        h('p', { class: 'curtain-text', attrs: { id: 'curtain-text' }, text: t.t(setup ? 'curtainSetup' : 'curtainTurn', { side }) }),
+        // One name for the curtain's button whether the side arranges or moves next: the seed
+        // page's 「先手の番を始める」.
+        button(
+          t.t('startTurn', { side }),
+          () => {
+            match?.reveal();
+            const reports = match?.reports ?? [];
+            if (reports.length > 0) this.say(this.i18n.sentences(reports.map((r) => this.reportText(r))));
+            this.update();
+          },
+          { key: 'reveal', class: 'btn primary big' },
+        ),
       ),
     );
-    // The card takes the focus when the curtain comes down (its words are read first): Enter or
-    // Space there lifts it as the button would, without a Tab first. Not a held key: the press
-    // that handed the device over must not lift the next side's curtain.
-    card.addEventListener('keydown', (e) => {
-      if (e.target !== card || e.repeat || (e.key !== 'Enter' && e.key !== ' ')) return;
-      e.preventDefault();
-      card.querySelector<HTMLButtonElement>('[data-focus-key="reveal"]')?.click();
-    });
-    this.curtain.replaceChildren(card);
   }
 
   private startPanel(): Node[] {
