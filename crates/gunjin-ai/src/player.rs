@@ -808,8 +808,9 @@ const SPARE_TOP_OFFICERS_UNTIL: u16 = 60;
 
 /// Leaves out the moves of the general, lieutenant general and major general onto an enemy
 /// piece that may be a mine or the flag, unless nothing else is left, or the piece holds the
-/// enemy headquarters and another own officer stands beside it: whatever the attack meets there,
-/// that officer walks in next (the search weighs it). Sparing them there had a won race for the
+/// enemy headquarters and another own officer stands beside it (whatever the attack meets there,
+/// that officer walks in next; the search weighs it) or an enemy officer may be two steps from
+/// taking the own ([`own_hq_threatened`]). Sparing them there had a won race for the
 /// headquarters shuffled away while the enemy walked into the own. From
 /// [`SPARE_TOP_OFFICERS_UNTIL`] quiet plies on, nothing is left out.
 fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::MoveList) {
@@ -822,6 +823,7 @@ fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::Mo
             .neighbours()
             .any(|sq| sq != from && view.own_at(sq).is_some_and(Kind::can_occupy))
     };
+    let threatened = own_hq_threatened(view, belief);
     let risky = |m: &Move| {
         matches!(
             view.own_at(m.from),
@@ -829,11 +831,32 @@ fn spare_top_officers(view: &PlayerView, belief: &Belief, moves: &mut gunjin::Mo
         ) && belief
             .kinds_at(m.to)
             .is_some_and(|ks| ks.contains(Kind::Mine) || ks.contains(Kind::Flag))
-            && !(m.to == enemy_hq && follows_in(m.from))
+            && !(m.to == enemy_hq && (follows_in(m.from) || threatened))
     };
     if moves.iter().any(|m| !risky(m)) {
         moves.retain(|m| !risky(m));
     }
+}
+
+/// Whether an enemy piece that may take the own headquarters (one of the six officers who can
+/// occupy, beating what holds it if anything does) stands within two steps of it: the race for
+/// the headquarters is on.
+fn own_hq_threatened(view: &PlayerView, belief: &Belief) -> bool {
+    let hq = Square::hq(view.side());
+    let occupant = view.own_at(hq);
+    let takes_hq = |k: Kind| {
+        k.can_occupy()
+            && occupant
+                .is_none_or(|o| resolve_battle(k, o, None, &Ruleset::STANDARD) == Outcome::Attacker)
+    };
+    belief.pieces().any(|p| {
+        p.square.is_some_and(|sq| {
+            sq != hq
+                && hq
+                    .neighbours()
+                    .any(|n| n == sq || n.neighbours().any(|m| m == sq))
+        }) && p.kinds.iter().any(takes_hq)
+    })
 }
 
 /// Quiet plies from which a battle that cannot be won may still be worth its piece: it resets
@@ -1181,6 +1204,7 @@ mod tests {
                     let belief = level_belief(&view, Level::Advanced);
                     let mut kept = moves.clone();
                     spare_top_officers(&view, &belief, &mut kept);
+                    let threatened = sente_hq_threatened(&view, &belief);
                     for m in &moves {
                         let officer = view.own_at(m.from).is_some_and(|k| top.contains(&k));
                         let may_be_still = belief
@@ -1193,7 +1217,9 @@ mod tests {
                             && hq.neighbours().any(|sq| {
                                 sq != m.from && view.own_at(sq).is_some_and(Kind::can_occupy)
                             });
-                        let risky = officer && may_be_still && !followed;
+                        // Or with an enemy officer two steps from taking sente's own.
+                        let raced = m.to == hq && threatened;
+                        let risky = officer && may_be_still && !followed && !raced;
                         assert_eq!(kept.contains(m), !risky || kept.len() == moves.len());
                         spared += usize::from(risky);
                         allowed += usize::from(
@@ -1210,6 +1236,82 @@ mod tests {
             spared >= 5 && allowed >= 5,
             "spared {spared}, allowed {allowed}"
         );
+    }
+
+    /// Whether a piece that may be an officer beating what holds sente's headquarters stands
+    /// within two steps of it (the squares named by hand).
+    fn sente_hq_threatened(view: &PlayerView, belief: &Belief) -> bool {
+        let occupant = view.own_at(Square::hq(Side::Sente));
+        ["a1", "b1", "e1", "f1", "b2", "c2", "d2", "e2", "c3", "d3"]
+            .iter()
+            .filter_map(|name| belief.kinds_at(Square::parse(name).expect("a square")))
+            .any(|ks| {
+                ks.iter().any(|k| {
+                    k.can_occupy()
+                        && occupant.is_none_or(|o| {
+                            resolve_battle(k, o, None, &Ruleset::STANDARD) == Outcome::Attacker
+                        })
+                })
+            })
+    }
+
+    /// With an enemy officer two steps from taking the own headquarters, the top officers may
+    /// attack the enemy's, whatever it may hold: the race is on. Games where both sides mostly
+    /// walk forward, so that the races come.
+    #[test]
+    fn the_top_officers_race_for_the_headquarters_when_the_own_is_threatened() {
+        use gunjin::rand::RngExt as _;
+        let top = [Kind::General, Kind::LieutenantGeneral, Kind::MajorGeneral];
+        let hq = Square::hq(Side::Gote);
+        let (mut races, mut spared) = (0, 0);
+        for seed in 0..200u64 {
+            let mut game = crate::auto_game(seed);
+            let mut rng = SmallRng::seed_from_u64(seed);
+            while game.status().is_ongoing() && game.history().len() < 200 {
+                let moves = game.position().legal_moves();
+                let mover = game.position().to_move();
+                if mover == Side::Sente {
+                    let view = game.view(Side::Sente);
+                    let belief = level_belief(&view, Level::Advanced);
+                    let mut kept = moves.clone();
+                    spare_top_officers(&view, &belief, &mut kept);
+                    let threatened = sente_hq_threatened(&view, &belief);
+                    for m in moves.iter().filter(|m| {
+                        m.to == hq
+                            && view.own_at(m.from).is_some_and(|k| top.contains(&k))
+                            && belief.kinds_at(hq).is_some_and(|ks| {
+                                ks.contains(Kind::Mine) || ks.contains(Kind::Flag)
+                            })
+                            && !hq.neighbours().any(|sq| {
+                                sq != m.from && view.own_at(sq).is_some_and(Kind::can_occupy)
+                            })
+                    }) {
+                        if view.plies_without_battle() >= SPARE_TOP_OFFICERS_UNTIL
+                            || kept.len() == moves.len()
+                        {
+                            continue;
+                        }
+                        assert_eq!(kept.contains(m), threatened, "seed {seed}: {m:?}");
+                        races += usize::from(threatened);
+                        spared += usize::from(!threatened);
+                    }
+                }
+                // Mostly a step towards the enemy's back row.
+                let forward: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| m.to.relative_row(mover) > m.from.relative_row(mover))
+                    .collect();
+                let pool = if !forward.is_empty() && rng.random_bool(0.7) {
+                    &forward[..]
+                } else {
+                    &moves[..]
+                };
+                game.play(pool[rng.random_range(0..pool.len())])
+                    .expect("legal");
+            }
+        }
+        assert!(races >= 1 && spared >= 1, "races {races}, spared {spared}");
     }
 
     /// Near the no-battle draw the top officers may attack a piece that may be a mine or the
