@@ -546,7 +546,12 @@ describe('play a friend by URL', () => {
     // guest's panel is drawn anew under the pointer.
     await confirmArrangement(host);
     await guest.waitForSelector('[data-friend-news]');
-    assert.deepEqual(await guest.locator('[data-focus-key="confirm"]').boundingBox(), box, 'the button did not move');
+    // Still under the pointer, where it was: to a pixel, as the page's scroll may settle by a
+    // fraction of one when the panel is drawn anew (it had slid 50 px when the news came above it).
+    const after = await guest.locator('[data-focus-key="confirm"]').boundingBox();
+    for (const side of ['x', 'y', 'width', 'height']) {
+      assert.ok(Math.abs(after[side] - box[side]) < 1, `the button did not move: ${JSON.stringify({ box, after })}`);
+    }
     const news = await guest.locator('[data-friend-news]').boundingBox();
     assert.ok(news.y >= box.y + box.height, 'the news is under the button');
     await guest.mouse.up();
