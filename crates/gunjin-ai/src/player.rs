@@ -849,13 +849,11 @@ fn own_hq_threatened(view: &PlayerView, belief: &Belief) -> bool {
             && occupant
                 .is_none_or(|o| resolve_battle(k, o, None, &Ruleset::STANDARD) == Outcome::Attacker)
     };
+    let steps = steps_from(hq);
     belief.pieces().any(|p| {
-        p.square.is_some_and(|sq| {
-            sq != hq
-                && hq
-                    .neighbours()
-                    .any(|n| n == sq || n.neighbours().any(|m| m == sq))
-        }) && p.kinds.iter().any(takes_hq)
+        p.square
+            .is_some_and(|sq| (1..=2).contains(&steps[sq.index()]))
+            && p.kinds.iter().any(takes_hq)
     })
 }
 
